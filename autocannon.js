@@ -1,0 +1,132 @@
+'use strict'
+
+// autocannon(opts[, cb]): validates the options into a frozen config, runs
+// it (in this thread or in workers) and reports the result through the
+// callback, the returned instance's events, and the instance as a promise.
+
+const { EventEmitter } = require('events')
+const { buildConfig } = require('./lib/config')
+const { aggregateResult } = require('./lib/result')
+
+class Instance extends EventEmitter {
+  constructor () {
+    super()
+    this.opts = null
+    this.run = null
+    this.stopped = false
+    this.outcome = null
+    this.waiters = []
+    this.on('newListener', (name) => {
+      if (name === 'response' && this.run) this.run.emitResponses = true
+    })
+  }
+
+  stop () {
+    this.stopped = true
+    if (this.run) this.run.stop()
+  }
+
+  settle (err, result) {
+    this.outcome = { err, result }
+    for (const [resolve, reject] of this.waiters) err ? reject(err) : resolve(result)
+    this.waiters = []
+  }
+
+  // Awaitable; the promise is only made when asked for, so a failed run
+  // whose caller used a callback leaves no unhandled rejection behind.
+  then (onFulfilled, onRejected) {
+    return new Promise((resolve, reject) => {
+      if (this.outcome) this.outcome.err ? reject(this.outcome.err) : resolve(this.outcome.result)
+      else this.waiters.push([resolve, reject])
+    }).then(onFulfilled, onRejected)
+  }
+
+  catch (onRejected) {
+    return this.then(undefined, onRejected)
+  }
+
+  finally (fn) {
+    return this.then((v) => { fn(); return v }, (e) => { fn(); throw e })
+  }
+}
+
+function autocannon (opts, cb) {
+  const instance = new Instance()
+  const callback = typeof cb === 'function' ? cb : null
+
+  const fail = (err) => {
+    setImmediate(() => {
+      if (instance.listenerCount('error') > 0) instance.emit('error', err)
+      if (callback) callback(err)
+      instance.settle(err)
+    })
+  }
+
+  let config
+  let prepared
+  try {
+    config = buildConfig(opts, { callbackGiven: callback !== null })
+    instance.opts = config
+    prepared = require('./lib/prepare').prepare(config)
+  } catch (err) {
+    fail(err)
+    return instance
+  }
+
+  const finishRound = (result) => {
+    instance.emit('done', result)
+    if (config.forever && !instance.stopped) {
+      setImmediate(startRound)
+      return
+    }
+    if (callback) callback(null, result)
+    instance.settle(null, result)
+  }
+
+  function startRound () {
+    if (config.workers) {
+      instance.run = require('./lib/workers').runWorkers(config, instance, prepared, (err, raw) => {
+        if (err) return fail(err)
+        finishRound(config.skipAggregateResult ? raw : aggregateResult(raw, config))
+      })
+    } else {
+      const { Run } = require('./lib/run')
+      const run = new Run(config, instance, {
+        ...prepared,
+        onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], config))
+      })
+      instance.run = run
+      run.emitResponses = instance.listenerCount('response') > 0
+      try {
+        run.start()
+      } catch (err) {
+        run.finished = true
+        return fail(err)
+      }
+    }
+    setImmediate(() => instance.emit('start'))
+  }
+
+  setImmediate(startRound)
+  return instance
+}
+
+autocannon.aggregateResult = function (results, opts) {
+  return aggregateResult(results, opts || {})
+}
+autocannon.track = function (instance, opts) {
+  return require('./lib/track')(instance, opts)
+}
+autocannon.printResult = function (result, opts) {
+  return require('./lib/print-result')(result, opts)
+}
+autocannon.parseArguments = function (argv) {
+  return require('./lib/cli/args').parseArguments(argv)
+}
+
+module.exports = autocannon
+module.exports.default = autocannon
+
+if (require.main === module) {
+  require('./lib/cli/main').main(process.argv.slice(2))
+}

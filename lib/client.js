@@ -1,0 +1,429 @@
+'use strict'
+
+// One connection: its socket, its parser, and the requests in flight on it
+// as a FIFO (responses come back in the order requests were written). All
+// its state lives in fields set up here, so every client has one shape.
+//
+// When the socket dies, every request still in the FIFO is lost: it is
+// given back to the run's budget and counted once as one error for the
+// connection, not once per pipelined request.
+
+const { EventEmitter } = require('events')
+const { performance } = require('perf_hooks')
+const { ResponseParser } = require('./response-parser')
+const { RequestSequence } = require('./request-sequence')
+const { RequestTimeoutError } = require('./errors')
+
+const MAX_BACKOFF_MS = 1000
+
+class Client extends EventEmitter {
+  constructor (run, target, index) {
+    super()
+    const config = run.config
+    this.run = run
+    this.recorder = run.recorder
+    this.target = target
+    this.index = index
+    this.connect = run.transports.get(target)
+    this.pipelining = config.pipelining
+    this.timeoutMs = config.timeout * 1000
+    this.maxRequests = config.maxConnectionRequests
+    this.reconnectRate = config.reconnectRate
+    this.verifyBody = run.verifyBody
+    this.expectBody = config.expectBody
+
+    this.socket = null
+    this.connected = false
+    this.connectStartedAt = 0
+    this.closeAfterResponse = false
+    this.countedFailure = false
+    this.failures = 0
+    this.reconnectTimer = null
+    this.stopped = false
+    this.done = false
+
+    this.parser = new ResponseParser(this)
+    // FIFO of in-flight requests, a ring of `pipelining` slots.
+    const p = this.pipelining
+    this.sentAt = new Float64Array(p)
+    this.plannedAt = new Float64Array(p)
+    this.isHead = new Uint8Array(p)
+    this.entryOf = new Int32Array(p)
+    this.head = 0
+    this.inFlight = 0
+    this.sentOnSocket = 0
+    this.completed = 0
+    this.readAt = 0
+    this.pendingRequest = null
+    this.bodyChunks = null
+    this.bodyHeaders = null
+
+    this.sequence = new RequestSequence({
+      method: config.method,
+      path: target.path,
+      headers: run.baseHeaders,
+      body: run.baseBody,
+      host: target.host,
+      auth: target.auth
+    }, run.requestsFor(target), { idReplacement: config.idReplacement, initialContext: config.initialContext })
+    this.sequence.onReset = () => {
+      this.recorder.resets++
+      this.emit('reset')
+    }
+    this.batches = null
+    this.refreshFastPath()
+    // Bodies and headers are decoded only while someone listens for them.
+    this.on('newListener', (name) => {
+      if (name === 'body' || name === 'headers') setImmediate(() => this.refreshFastPath())
+    })
+  }
+
+  // --- Client API (autocannon compatible) ---
+
+  setHeaders (headers) {
+    this.sequence.update({ headers: headers || {} })
+    this.refreshFastPath()
+  }
+
+  setBody (body) {
+    this.sequence.update({ body })
+    this.refreshFastPath()
+  }
+
+  setHeadersAndBody (headers, body) {
+    this.sequence.update({ headers: headers || {}, body })
+    this.refreshFastPath()
+  }
+
+  setRequest (request) {
+    this.sequence.update({ ...request })
+    this.refreshFastPath()
+  }
+
+  setRequests (requests) {
+    this.sequence.setEntries(requests)
+    this.refreshFastPath()
+  }
+
+  refreshFastPath () {
+    const bytes = this.sequence.staticBytes
+    // batches[k] holds k copies of the one request, for one write per read.
+    this.batches = bytes ? [null, bytes] : null
+    this.wantBody = this.sequence.hasOnResponse || !!this.verifyBody || this.expectBody !== undefined ||
+      this.listenerCount('body') > 0
+    this.parser.wantBody = this.wantBody
+    this.parser.wantHeaders = this.sequence.hasOnResponse || this.listenerCount('headers') > 0
+  }
+
+  // --- connection life cycle ---
+
+  start () {
+    this.open()
+  }
+
+  open () {
+    this.reconnectTimer = null
+    if (this.stopped) return
+    this.parser.reset()
+    this.parser.wantBody = this.wantBody
+    this.connected = false
+    this.closeAfterResponse = false
+    this.countedFailure = false
+    this.sentOnSocket = 0
+    this.connectStartedAt = performance.now()
+    const socket = this.connect(this)
+    this.socket = socket
+    socket.on('error', (err) => this.onSocketError(socket, err))
+    socket.on('end', () => this.onSocketEnd(socket))
+    socket.on('close', () => this.onSocketClose(socket))
+  }
+
+  onConnect () {
+    this.connected = true
+    this.run.onConnect(this)
+    this.pump()
+  }
+
+  onSocketError (socket, err) {
+    if (socket !== this.socket) return
+    this.fail(err)
+  }
+
+  onSocketEnd (socket) {
+    if (socket !== this.socket) return
+    // A body delimited by the close ends now; nothing more may be written.
+    this.closeAfterResponse = true
+    this.readAt = performance.now()
+    this.parser.finish()
+    if (socket === this.socket) socket.destroy()
+  }
+
+  onSocketClose (socket) {
+    if (socket !== this.socket) return
+    this.socket = null
+    this.connected = false
+    const lost = this.inFlight
+    this.dropInFlight()
+    if (this.stopped) return
+    if (lost > 0 && !this.closeAfterResponse && !this.countedFailure) {
+      this.fail(new Error('socket hang up: the connection closed with requests in flight'))
+    }
+    if (this.done) return
+    let delay = 0
+    if (this.countedFailure) {
+      // Back off on repeated failures so a dead server is not spun on.
+      delay = this.failures <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, 5 * 2 ** (this.failures - 2))
+    }
+    if (delay === 0) setImmediate(() => this.open())
+    else this.reconnectTimer = setTimeout(() => this.open(), delay)
+  }
+
+  // One failure of this connection: counted once, then the socket goes.
+  fail (err, isTimeout = false) {
+    if (this.countedFailure) return
+    this.countedFailure = true
+    this.failures++
+    this.run.onClientError(this, err, isTimeout)
+    if (this.socket) this.socket.destroy()
+  }
+
+  dropInFlight () {
+    if (this.inFlight > 0) this.run.giveBack(this.inFlight)
+    this.inFlight = 0
+    this.head = 0
+    this.bodyChunks = null
+  }
+
+  // Called by the run's sweep, not per request: no timer per request.
+  checkTimeout (now) {
+    if (this.socket === null || this.countedFailure) return
+    const since = this.inFlight > 0 ? this.sentAt[this.head] : (this.connected ? 0 : this.connectStartedAt)
+    if (since !== 0 && now - since >= this.timeoutMs) {
+      this.fail(new RequestTimeoutError(this.timeoutMs / 1000), true)
+    }
+  }
+
+  stop () {
+    this.stopped = true
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer)
+    this.reconnectTimer = null
+    if (this.socket) this.socket.destroy()
+  }
+
+  // --- sending ---
+
+  // May this connection send one more request now?
+  canSend () {
+    if (this.closeAfterResponse || this.pendingRequest !== null) return false
+    if (this.maxRequests && this.completed + this.inFlight >= this.maxRequests) return false
+    if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate) return false
+    return true
+  }
+
+  pump () {
+    if (!this.connected || this.stopped) return
+    const room = this.pipelining - this.inFlight
+    if (room <= 0 || !this.canSend()) return this.checkIdle()
+    let n = room
+    if (this.maxRequests) n = Math.min(n, this.maxRequests - this.completed - this.inFlight)
+    if (this.reconnectRate) n = Math.min(n, this.reconnectRate - this.sentOnSocket)
+    n = this.run.take(this, n)
+    if (n === 0) return this.checkIdle()
+    const now = performance.now()
+    const planned = this.run.planned
+    if (this.batches !== null) {
+      for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, false)
+      this.socket.write(this.batch(n))
+    } else {
+      this.sendSequence(n, now, planned)
+    }
+    this.sentOnSocket += n
+    this.recorder.sent += n
+  }
+
+  batch (n) {
+    let b = this.batches[n]
+    if (b === undefined || b === null) {
+      b = Buffer.concat(new Array(n).fill(this.batches[1]))
+      this.batches[n] = b
+    }
+    return b
+  }
+
+  push (now, planned, entry, isHead) {
+    const slot = (this.head + this.inFlight) % this.pipelining
+    this.sentAt[slot] = now
+    this.plannedAt[slot] = planned
+    this.entryOf[slot] = entry
+    this.isHead[slot] = isHead ? 1 : 0
+    this.inFlight++
+  }
+
+  sendSequence (n, now, planned) {
+    const socket = this.socket
+    if (n > 1) socket.cork()
+    let sent = 0
+    let restarts = 0
+    while (sent < n) {
+      let bytes
+      try {
+        bytes = this.sequence.next()
+      } catch (err) {
+        this.run.onHookError(this, err)
+        break
+      }
+      if (bytes === null) {
+        // setupRequest asked to start over; give up after a full round
+        // of refusals rather than spin.
+        if (++restarts > this.sequence.entries.length) break
+        continue
+      }
+      if (typeof bytes.then === 'function') {
+        this.awaitRequest(bytes, planned === null ? now : planned[sent])
+        sent++
+        break
+      }
+      this.push(now, planned === null ? now : planned[sent], this.sequence.lastEntry, this.sequence.lastIsHead)
+      socket.write(bytes)
+      sent++
+    }
+    if (n > 1) socket.uncork()
+    if (sent < n) this.run.giveBack(n - sent)
+  }
+
+  // setupRequest returned a promise: the request goes out when it settles,
+  // keeping the time it was meant to go.
+  awaitRequest (promise, planned) {
+    const entry = this.sequence.lastEntry
+    const socket = this.socket
+    this.pendingRequest = promise
+    this.inFlight++ // hold the slot so nothing overtakes it
+    promise.then((req) => {
+      this.pendingRequest = null
+      this.inFlight--
+      if (this.socket !== socket || this.stopped) return
+      const bytes = this.sequence.settle(req)
+      if (bytes === null) {
+        this.run.giveBack(1)
+        return this.pump()
+      }
+      this.push(performance.now(), planned, entry, this.sequence.lastIsHead)
+      socket.write(bytes)
+      this.pump()
+    }, (err) => {
+      this.pendingRequest = null
+      this.inFlight--
+      this.run.giveBack(1)
+      this.run.onHookError(this, err)
+      if (this.socket === socket) this.pump()
+    })
+  }
+
+  // Nothing more to send on this socket: reconnect or finish.
+  checkIdle () {
+    if (this.inFlight > 0 || this.pendingRequest !== null) return
+    if (this.maxRequests && this.completed >= this.maxRequests) return this.finish()
+    if (this.run.exhausted()) return this.finish()
+    if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate && this.socket) {
+      const socket = this.socket
+      this.socket = null
+      socket.destroy()
+      setImmediate(() => this.open())
+    }
+  }
+
+  finish () {
+    if (this.done) return
+    this.done = true
+    this.run.onClientDone(this)
+  }
+
+  // --- receiving (called by the transport and the parser) ---
+
+  onData (buf, start, end) {
+    this.readAt = performance.now()
+    this.parser.execute(buf, start, end)
+    if (this.closeAfterResponse && this.socket) {
+      // The server said Connection: close: whatever else is in flight is
+      // lost with the socket; reconnect without counting an error.
+      this.socket.destroy()
+      return
+    }
+    this.pump()
+  }
+
+  onHeadersComplete (status, headers) {
+    if (this.wantBody) this.bodyChunks = []
+    if (headers !== null) {
+      this.bodyHeaders = headers
+      if (this.listenerCount('headers') > 0) this.emit('headers', headersObject(headers))
+    }
+    return this.isHead[this.head] === 1
+  }
+
+  onBody (buf, start, end) {
+    // Copy: the read buffer is shared and reused.
+    this.bodyChunks.push(Buffer.from(buf.subarray(start, end)))
+  }
+
+  onMessageComplete (status, bytes, close) {
+    if (this.inFlight === 0 || this.pendingRequest !== null && this.inFlight === 1) {
+      // A response nobody asked for.
+      this.parser.abort()
+      this.fail(new Error('received a response to no request'))
+      return
+    }
+    const slot = this.head
+    const now = this.readAt
+    this.head = slot + 1 === this.pipelining ? 0 : slot + 1
+    this.inFlight--
+    this.completed++
+    this.failures = 0
+    const latencyMs = now - this.plannedAt[slot]
+    const recorder = this.recorder
+    recorder.response(status, bytes, Math.round(latencyMs * 1000))
+    if (recorder.latencyUncorrected !== null) recorder.uncorrected(status, Math.round((now - this.sentAt[slot]) * 1000))
+    if (close) this.closeAfterResponse = true
+
+    if (this.bodyChunks !== null) this.deliverBody(status, slot)
+    if (this.run.emitResponses) this.run.emitResponse(this, status, bytes, latencyMs)
+    if (this._events.response !== undefined) this.emit('response', status, bytes, latencyMs)
+    this.run.onResponse(this)
+  }
+
+  deliverBody (status, slot) {
+    const body = this.bodyChunks.length === 1 ? this.bodyChunks[0] : Buffer.concat(this.bodyChunks)
+    this.bodyChunks = null
+    if (this.listenerCount('body') > 0) this.emit('body', body)
+    let text = null
+    if (this.verifyBody || this.expectBody !== undefined || this.sequence.hasOnResponse) text = body.toString()
+    try {
+      if (this.verifyBody) {
+        if (!this.verifyBody(text)) this.run.onMismatch(this, text)
+      } else if (this.expectBody !== undefined && text !== this.expectBody) {
+        this.run.onMismatch(this, text)
+      }
+      if (this.sequence.hasOnResponse) {
+        const headers = this.bodyHeaders ? headersObject(this.bodyHeaders) : {}
+        this.sequence.onResponse(this.entryOf[slot], status, text, headers)
+      }
+    } catch (err) {
+      this.run.onHookError(this, err)
+    }
+  }
+
+  onParseError (err) {
+    this.fail(err)
+  }
+}
+
+function headersObject (flat) {
+  const out = {}
+  for (let i = 0; i < flat.length; i += 2) {
+    const name = flat[i].toLowerCase()
+    out[name] = out[name] === undefined ? flat[i + 1] : out[name] + ', ' + flat[i + 1]
+  }
+  return out
+}
+
+module.exports = { Client }

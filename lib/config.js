@@ -1,0 +1,275 @@
+'use strict'
+
+// The one place where options get their defaults and are checked. User
+// options go in once; a frozen config comes out, and nothing downstream
+// mutates it or re-derives a default.
+
+const { InvalidOptionError } = require('./errors')
+const { hostHeader, isToken } = require('./request-encoder')
+
+const DEFAULTS = Object.freeze({
+  url: undefined,
+  socketPath: undefined,
+  workers: 0,
+  connections: 10,
+  duration: 10,
+  amount: 0,
+  sampleInt: 1000,
+  timeout: 10,
+  pipelining: 1,
+  bailout: 0,
+  method: 'GET',
+  title: undefined,
+  body: undefined,
+  form: undefined,
+  headers: Object.freeze({}),
+  initialContext: undefined,
+  setupClient: undefined,
+  verifyBody: undefined,
+  maxConnectionRequests: 0,
+  maxOverallRequests: 0,
+  connectionRate: 0,
+  overallRate: 0,
+  ignoreCoordinatedOmission: false,
+  reconnectRate: 0,
+  requests: undefined,
+  har: undefined,
+  idReplacement: false,
+  forever: false,
+  servername: undefined,
+  excludeErrorStats: false,
+  expectBody: undefined,
+  tlsOptions: undefined,
+  skipAggregateResult: false,
+  debug: false
+})
+
+function fail (option, value, expected) {
+  throw new InvalidOptionError(option, value, expected)
+}
+
+// Accepts numbers and numeric strings ("10"), as the CLI and JSON configs
+// hand both; anything else is reported with the option's name.
+function toNumber (option, value) {
+  if (typeof value === 'number') return value
+  if (typeof value === 'string' && value.trim() !== '' && !isNaN(Number(value))) return Number(value)
+  return fail(option, value, 'must be a number')
+}
+
+function integer (opts, option, min) {
+  const value = opts[option]
+  if (value === undefined || value === null) return DEFAULTS[option]
+  const n = toNumber(option, value)
+  if (!Number.isInteger(n) || n < min) fail(option, value, `must be an integer >= ${min}`)
+  return n
+}
+
+// 0 means "not set" for the optional limits, as in autocannon.
+function optionalPositiveInteger (opts, option) {
+  const value = opts[option]
+  if (value === undefined || value === null || value === 0 || value === false) return 0
+  const n = toNumber(option, value)
+  if (!Number.isInteger(n) || n < 1) fail(option, value, 'must be a positive integer')
+  return n
+}
+
+function positiveNumber (opts, option) {
+  const value = opts[option]
+  if (value === undefined || value === null) return DEFAULTS[option]
+  const n = toNumber(option, value)
+  if (!(n > 0) || !isFinite(n)) fail(option, value, 'must be a number > 0')
+  return n
+}
+
+function optionalRate (opts, option) {
+  const value = opts[option]
+  if (value === undefined || value === null || value === 0 || value === false) return 0
+  const n = toNumber(option, value)
+  if (!(n > 0) || !isFinite(n)) fail(option, value, 'must be a number of requests per second > 0')
+  return n
+}
+
+function parseDuration (value) {
+  if (value === undefined || value === null) return DEFAULTS.duration
+  if (typeof value === 'number') {
+    if (!(value >= 0) || !isFinite(value)) fail('duration', value, 'must be a number of seconds >= 0')
+    return value
+  }
+  if (typeof value === 'string') {
+    const s = value.trim()
+    if (/^\d+(\.\d+)?$/.test(s)) return Number(s)
+    if (/^[\d.]+\s*[a-zA-Z]+(\s*[\d.]+\s*[a-zA-Z]+)*$/.test(s)) {
+      try {
+        const seconds = require('timestring')(s)
+        if (seconds >= 0 && isFinite(seconds)) return seconds
+      } catch {}
+    }
+  }
+  return fail('duration', value, 'must be a number of seconds or a timestring such as "10s" or "2m"')
+}
+
+function parseTarget (raw, socketPath) {
+  if (typeof raw !== 'string' || raw.trim() === '') fail('url', raw, 'must be a non-empty string')
+  let href = raw.trim()
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(href)) href = 'http://' + href
+  let url
+  try {
+    url = new URL(href)
+  } catch {
+    fail('url', raw, 'is not a valid URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    fail('url', raw, `has an unsupported protocol "${url.protocol}" (use http: or https:)`)
+  }
+  if (!url.hostname) fail('url', raw, 'has no host')
+  const secure = url.protocol === 'https:'
+  const auth = url.username || url.password
+    ? 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')
+    : undefined
+  // Brackets belong in the Host header and URL, not in the address we dial.
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  return Object.freeze({
+    href: url.href,
+    origin: url.origin,
+    secure,
+    hostname,
+    port: Number(url.port) || (secure ? 443 : 80),
+    path: (url.pathname || '/') + url.search,
+    host: hostHeader(url),
+    auth,
+    socketPath
+  })
+}
+
+function normaliseUrl (raw) {
+  if (typeof raw !== 'string') return raw
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw.trim()) ? raw.trim() : 'http://' + raw.trim()
+}
+
+function isFunctionOrPath (value) {
+  return value === undefined || value === null || typeof value === 'function' || typeof value === 'string'
+}
+
+function checkHeaders (option, headers) {
+  if (headers === undefined || headers === null) return DEFAULTS.headers
+  if (typeof headers !== 'object' || Array.isArray(headers)) fail(option, headers, 'must be an object of header names to values')
+  return Object.freeze({ ...headers })
+}
+
+function checkBody (option, body) {
+  if (body === undefined || body === null) return undefined
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return body
+  if (body instanceof Uint8Array) return Buffer.from(body)
+  return fail(option, body, 'must be a string or a Buffer')
+}
+
+function checkRequests (requests, inWorkers) {
+  if (requests === undefined || requests === null) return undefined
+  if (!Array.isArray(requests) || requests.length === 0) fail('requests', requests, 'must be a non-empty array of request objects')
+  return Object.freeze(requests.map((r, i) => {
+    if (r === null || typeof r !== 'object') fail(`requests[${i}]`, r, 'must be an object')
+    for (const hook of ['setupRequest', 'onResponse']) {
+      if (!isFunctionOrPath(r[hook])) fail(`requests[${i}].${hook}`, r[hook], 'must be a function (or a file path)')
+      if (inWorkers && typeof r[hook] === 'function') {
+        fail(`requests[${i}].${hook}`, r[hook], 'must be an absolute file path when workers are used (functions cannot be sent to a worker)')
+      }
+    }
+    const out = { ...r }
+    if (r.headers !== undefined) out.headers = checkHeaders(`requests[${i}].headers`, r.headers)
+    if (r.body !== undefined) out.body = checkBody(`requests[${i}].body`, r.body)
+    if (r.method !== undefined && typeof r.method !== 'string') fail(`requests[${i}].method`, r.method, 'must be a string')
+    if (r.path !== undefined && typeof r.path !== 'string') fail(`requests[${i}].path`, r.path, 'must be a string')
+    return Object.freeze(out)
+  }))
+}
+
+function buildConfig (opts, { callbackGiven = false } = {}) {
+  if (opts === null || typeof opts !== 'object') {
+    throw new InvalidOptionError('opts', opts, 'must be an object with at least a url')
+  }
+  const rawUrls = Array.isArray(opts.url) ? opts.url : (opts.url === undefined ? [] : [opts.url])
+  if (rawUrls.length === 0) fail('url', opts.url, 'is required (a string or an array of strings)')
+  const socketPath = opts.socketPath
+  if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) {
+    fail('socketPath', socketPath, 'must be a path string')
+  }
+  const urls = Object.freeze(rawUrls.map((u) => parseTarget(u, socketPath)))
+  const url = Array.isArray(opts.url) ? Object.freeze(opts.url.map(normaliseUrl)) : normaliseUrl(opts.url)
+
+  const workers = optionalPositiveInteger(opts, 'workers')
+  const method = opts.method === undefined ? (opts.form ? 'POST' : DEFAULTS.method) : opts.method
+  if (typeof method !== 'string' || !isToken(method)) {
+    fail('method', method, 'must be an HTTP method such as GET or POST')
+  }
+
+  for (const hook of ['setupClient', 'verifyBody']) {
+    if (!isFunctionOrPath(opts[hook])) fail(hook, opts[hook], 'must be a function (or a file path)')
+    if (workers && typeof opts[hook] === 'function') {
+      fail(hook, opts[hook], 'must be an absolute file path when workers are used (functions cannot be sent to a worker)')
+    }
+  }
+
+  const config = {
+    url,
+    urls,
+    socketPath,
+    workers,
+    connections: integer(opts, 'connections', 1),
+    duration: parseDuration(opts.duration),
+    amount: optionalPositiveInteger(opts, 'amount'),
+    sampleInt: positiveNumber(opts, 'sampleInt'),
+    timeout: positiveNumber(opts, 'timeout'),
+    pipelining: integer(opts, 'pipelining', 1),
+    bailout: optionalPositiveInteger(opts, 'bailout'),
+    method,
+    title: opts.title === undefined || opts.title === null ? undefined : String(opts.title),
+    body: checkBody('body', opts.body),
+    form: opts.form,
+    headers: checkHeaders('headers', opts.headers),
+    initialContext: opts.initialContext,
+    setupClient: opts.setupClient || undefined,
+    verifyBody: opts.verifyBody || undefined,
+    maxConnectionRequests: optionalPositiveInteger(opts, 'maxConnectionRequests'),
+    maxOverallRequests: optionalPositiveInteger(opts, 'maxOverallRequests'),
+    connectionRate: optionalRate(opts, 'connectionRate'),
+    overallRate: optionalRate(opts, 'overallRate'),
+    ignoreCoordinatedOmission: !!opts.ignoreCoordinatedOmission,
+    reconnectRate: optionalPositiveInteger(opts, 'reconnectRate'),
+    requests: checkRequests(opts.requests, workers > 0),
+    har: opts.har,
+    idReplacement: !!opts.idReplacement,
+    forever: !!opts.forever,
+    servername: opts.servername,
+    excludeErrorStats: !!opts.excludeErrorStats,
+    expectBody: opts.expectBody,
+    tlsOptions: opts.tlsOptions,
+    skipAggregateResult: !!opts.skipAggregateResult,
+    debug: !!opts.debug
+  }
+
+  if (config.servername !== undefined && typeof config.servername !== 'string') {
+    fail('servername', config.servername, 'must be a string')
+  }
+  if (config.tlsOptions !== undefined && (config.tlsOptions === null || typeof config.tlsOptions !== 'object')) {
+    fail('tlsOptions', config.tlsOptions, 'must be an object of tls.connect options')
+  }
+  if (config.expectBody !== undefined && typeof config.expectBody !== 'string') {
+    fail('expectBody', config.expectBody, 'must be a string')
+  }
+  if (config.initialContext !== undefined && (config.initialContext === null || typeof config.initialContext !== 'object')) {
+    fail('initialContext', config.initialContext, 'must be an object')
+  }
+  if (config.ignoreCoordinatedOmission && !config.connectionRate && !config.overallRate) {
+    fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate or overallRate')
+  }
+  if (config.forever && callbackGiven) {
+    fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead')
+  }
+  if (config.forever && config.workers) {
+    fail('forever', true, 'is not supported together with workers')
+  }
+
+  return Object.freeze(config)
+}
+
+module.exports = { DEFAULTS, buildConfig, parseTarget }

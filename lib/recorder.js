@@ -1,0 +1,126 @@
+'use strict'
+
+// Everything a run counts, in one fixed-shape object. Clients call
+// response() once per completed response; the run calls sample() every
+// sampleInt ms. snapshot() turns the counts into the mergeable raw result
+// that result.js aggregates.
+
+const { createLatencyHistogram, encode } = require('./histogram')
+
+const MAX_STATUS = 1000
+
+class Recorder {
+  constructor ({ excludeErrorStats = false, trackUncorrected = false } = {}) {
+    this.includeErrorStats = !excludeErrorStats
+    this.latency = createLatencyHistogram()
+    // Service time (write → response) when `latency` is measured from the
+    // planned send time; null when the two are the same thing.
+    this.latencyUncorrected = trackUncorrected ? createLatencyHistogram() : null
+    this.statusCounts = new Float64Array(MAX_STATUS)
+    // Current sample interval, and the current 1-second progress tick.
+    this.counter = 0
+    this.bytes = 0
+    this.tickCounter = 0
+    this.tickBytes = 0
+    this.totalCompleted = 0
+    this.totalBytes = 0
+    this.sent = 0
+    this.errors = 0
+    this.timeouts = 0
+    this.mismatches = 0
+    this.resets = 0
+    // Requests that started late against the rate plan, and by how much.
+    this.late = 0
+    this.lateness = null
+    // [sample end (epoch ms), responses, bytes] per sample interval.
+    this.series = []
+  }
+
+  response (status, bytes, latencyUs) {
+    this.statusCounts[status < MAX_STATUS ? status : MAX_STATUS - 1]++
+    this.counter++
+    this.tickCounter++
+    if (this.includeErrorStats || (status >= 200 && status < 300)) {
+      this.latency.recordValue(latencyUs)
+      this.bytes += bytes
+      this.tickBytes += bytes
+    }
+  }
+
+  // Latency measured from the actual write, recorded next to the
+  // plan-corrected one under a fixed rate.
+  uncorrected (status, latencyUs) {
+    if (this.includeErrorStats || (status >= 200 && status < 300)) this.latencyUncorrected.recordValue(latencyUs)
+  }
+
+  sample (epochMs) {
+    this.series.push([epochMs, this.counter, this.bytes])
+    this.totalCompleted += this.counter
+    this.totalBytes += this.bytes
+    this.counter = 0
+    this.bytes = 0
+  }
+
+  // Counts of the last partial interval go into the totals without
+  // becoming a Req/Sec sample, which would read as a slow second.
+  flushPartial () {
+    this.totalCompleted += this.counter
+    this.totalBytes += this.bytes
+    this.counter = 0
+    this.bytes = 0
+  }
+
+  takeTick () {
+    const tick = { counter: this.tickCounter, bytes: this.tickBytes }
+    this.tickCounter = 0
+    this.tickBytes = 0
+    return tick
+  }
+
+  statusCodeStats () {
+    const stats = {}
+    const classes = [0, 0, 0, 0, 0]
+    for (let code = 0; code < MAX_STATUS; code++) {
+      const count = this.statusCounts[code]
+      if (count === 0) continue
+      stats[code] = { count }
+      const cls = Math.floor(code / 100) - 1
+      if (cls >= 0 && cls < 5) classes[cls] += count
+    }
+    return { stats, classes }
+  }
+
+  // The raw, mergeable form of a run: what workers send to the main thread
+  // and what skipAggregateResult returns.
+  snapshot ({ start, finish, inFlight = 0 }) {
+    const { stats, classes } = this.statusCodeStats()
+    return {
+      latencies: encode(this.latency),
+      latenciesUncorrected: this.latencyUncorrected ? encode(this.latencyUncorrected) : undefined,
+      series: this.series.slice(),
+      totalCompletedRequests: this.totalCompleted,
+      totalRequests: this.sent,
+      totalBytes: this.totalBytes,
+      inFlight,
+      samples: this.series.length,
+      errors: this.errors,
+      timeouts: this.timeouts,
+      mismatches: this.mismatches,
+      non2xx: classes[0] + classes[2] + classes[3] + classes[4],
+      resets: this.resets,
+      late: this.late,
+      lateness: this.lateness ? encode(this.lateness) : undefined,
+      '1xx': classes[0],
+      '2xx': classes[1],
+      '3xx': classes[2],
+      '4xx': classes[3],
+      '5xx': classes[4],
+      statusCodeStats: stats,
+      duration: Math.round(finish - start) / 1000,
+      start: new Date(start),
+      finish: new Date(finish)
+    }
+  }
+}
+
+module.exports = { Recorder }

@@ -1,0 +1,124 @@
+'use strict'
+
+// Raw run data (from recorder.snapshot(), one per run, worker, process or
+// machine) → autocannon's result object. Histograms are merged bucket by
+// bucket, so percentiles of the merge equal those of one run that saw
+// every request. Per-interval samples are aligned by time, not by arrival
+// order: samples of runs that overlapped in time are summed (they were
+// load on the server at once), samples of runs that did not are kept apart.
+
+const { createCountHistogram, createLatencyHistogram, decode, toStats } = require('./histogram')
+
+const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
+  'mismatches', 'non2xx', 'resets', 'late', '1xx', '2xx', '3xx', '4xx', '5xx']
+
+function time (value) {
+  return value instanceof Date ? value.getTime() : new Date(value).getTime()
+}
+
+function mergeSeries (raws, sampleInt) {
+  let origin = Infinity
+  for (const r of raws) origin = Math.min(origin, time(r.start))
+  const slots = new Map()
+  for (const r of raws) {
+    for (const [end, counter, bytes] of r.series || []) {
+      const slot = Math.round((end - origin) / sampleInt)
+      const acc = slots.get(slot)
+      if (acc) {
+        acc[0] += counter
+        acc[1] += bytes
+      } else {
+        slots.set(slot, [counter, bytes])
+      }
+    }
+  }
+  return [...slots.keys()].sort((a, b) => a - b).map((slot) => slots.get(slot))
+}
+
+function mergeHistograms (raws, field) {
+  let merged = null
+  for (const r of raws) {
+    if (!r[field]) continue
+    const h = decode(r[field])
+    if (merged === null) merged = h
+    else merged.add(h)
+  }
+  return merged
+}
+
+function aggregateResult (results, opts = {}) {
+  const raws = Array.isArray(results) ? results : [results]
+  if (raws.length === 0) throw new TypeError('aggregateResult needs at least one result')
+  const sampleInt = Number(opts.sampleInt) || 1000
+
+  const totals = {}
+  for (const f of COUNT_FIELDS) totals[f] = 0
+  const statusCodeStats = {}
+  let start = Infinity
+  let finish = -Infinity
+  for (const r of raws) {
+    for (const f of COUNT_FIELDS) totals[f] += r[f] || 0
+    for (const code of Object.keys(r.statusCodeStats || {})) {
+      statusCodeStats[code] = { count: (statusCodeStats[code] ? statusCodeStats[code].count : 0) + r.statusCodeStats[code].count }
+    }
+    start = Math.min(start, time(r.start))
+    finish = Math.max(finish, time(r.finish))
+  }
+
+  const series = mergeSeries(raws, sampleInt)
+  const requestsHist = createCountHistogram()
+  const throughputHist = createCountHistogram()
+  for (const [counter, bytes] of series) {
+    requestsHist.recordValue(counter)
+    throughputHist.recordValue(bytes)
+  }
+
+  const latencyHist = mergeHistograms(raws, 'latencies') || createLatencyHistogram()
+  const latency = toStats(latencyHist, { scale: 1000, decimals: 3 })
+  latency.totalCount = latencyHist.totalCount
+
+  const requests = toStats(requestsHist)
+  requests.total = totals.totalCompletedRequests
+  requests.sent = totals.totalRequests
+  requests.inFlight = totals.inFlight
+
+  const throughput = toStats(throughputHist)
+  throughput.total = totals.totalBytes
+
+  const result = {
+    title: opts.title,
+    url: opts.url,
+    socketPath: opts.socketPath,
+    connections: opts.connections === undefined ? 10 : opts.connections,
+    sampleInt,
+    pipelining: opts.pipelining === undefined ? 1 : opts.pipelining,
+    workers: opts.workers || undefined,
+    duration: raws.length === 1 ? raws[0].duration : Math.round(finish - start) / 1000,
+    samples: series.length,
+    start: new Date(start),
+    finish: new Date(finish),
+    errors: totals.errors,
+    timeouts: totals.timeouts,
+    mismatches: totals.mismatches,
+    non2xx: totals.non2xx,
+    resets: totals.resets,
+    '1xx': totals['1xx'],
+    '2xx': totals['2xx'],
+    '3xx': totals['3xx'],
+    '4xx': totals['4xx'],
+    '5xx': totals['5xx'],
+    statusCodeStats,
+    latency,
+    requests,
+    throughput
+  }
+
+  const uncorrected = mergeHistograms(raws, 'latenciesUncorrected')
+  if (uncorrected) {
+    result.latencyUncorrected = toStats(uncorrected, { scale: 1000, decimals: 3 })
+    result.latencyUncorrected.totalCount = uncorrected.totalCount
+  }
+  return result
+}
+
+module.exports = { aggregateResult, mergeSeries }

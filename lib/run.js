@@ -1,0 +1,210 @@
+'use strict'
+
+// One run in this thread: starts the clients, keeps the clock (samples,
+// ticks, the end), counts what goes wrong, and hands the recorder's
+// snapshot back when it is over.
+
+const { performance } = require('perf_hooks')
+const { Client } = require('./client')
+const { Recorder } = require('./recorder')
+const { transportFor } = require('./transport')
+const { createScheduler } = require('./scheduler')
+
+class Run {
+  constructor (config, events, { onDone, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock } = {}) {
+    this.config = config
+    this.events = events
+    this.onDone = onDone
+    const rated = !!(config.connectionRate || config.overallRate)
+    this.recorder = new Recorder({
+      excludeErrorStats: config.excludeErrorStats,
+      trackUncorrected: rated
+    })
+    this.scheduler = rated ? createScheduler(config) : null
+    // Intended send times for the requests take() just granted, under a rate.
+    this.planned = null
+    this.transports = new Map(config.urls.map((target) => [target, transportFor(target, config)]))
+    this.requestsByOrigin = requestsByOrigin || null
+    this.baseHeaders = baseHeaders || config.headers
+    this.baseBody = baseBody !== undefined ? baseBody : config.body
+    this.verifyBody = verifyBody || null
+    this.setupClient = setupClient || null
+    this.budget = config.amount || config.maxOverallRequests || Infinity
+    this.emitResponses = false
+    this.clients = []
+    this.doneClients = 0
+    this.finished = false
+    this.stopping = false
+    this.hookErrors = 0
+    // The run's clock: performance.now() for intervals, plus the epoch it
+    // maps to; workers are handed the main thread's so samples line up.
+    this.clock = clock || { start: performance.now(), epoch: performance.timeOrigin + performance.now() }
+    this.startedAt = 0
+    this.timers = []
+  }
+
+  requestsFor (target) {
+    if (this.requestsByOrigin && this.requestsByOrigin.has(target.origin)) return this.requestsByOrigin.get(target.origin)
+    return this.config.requests
+  }
+
+  start () {
+    const config = this.config
+    this.startedAt = performance.now()
+    const urls = config.urls
+    for (let i = 0; i < config.connections; i++) {
+      const client = new Client(this, urls[i % urls.length], i)
+      if (this.setupClient) this.setupClient(client)
+      this.clients.push(client)
+    }
+    for (const client of this.clients) client.start()
+
+    this.scheduleSample(1)
+    this.timers.push(setInterval(() => this.events.emit('tick', this.recorder.takeTick()), 1000))
+    const timeoutMs = config.timeout * 1000
+    this.timers.push(setInterval(() => this.sweep(), Math.max(10, Math.min(250, timeoutMs / 10))))
+    if (!config.amount) {
+      this.timers.push(setTimeout(() => this.finish(), config.duration * 1000))
+    }
+    if (this.scheduler) this.scheduler.start(this)
+  }
+
+  // Samples fall at fixed offsets from the start, whatever the timer drift.
+  scheduleSample (k) {
+    const due = this.startedAt + k * this.config.sampleInt
+    const timer = setTimeout(() => {
+      if (this.finished) return
+      this.recorder.sample(this.epochAt(due))
+      this.scheduleSample(k + 1)
+    }, Math.max(0, due - performance.now()))
+    this.sampleTimer = timer
+  }
+
+  epochAt (t) {
+    return this.clock.epoch + (t - this.clock.start)
+  }
+
+  sweep () {
+    const now = performance.now()
+    for (const client of this.clients) client.checkTimeout(now)
+  }
+
+  // --- called by clients ---
+
+  // How many of `n` requests may go now; under a rate this also fills
+  // `planned` with their intended send times.
+  take (client, n) {
+    if (this.finished) return 0
+    if (this.scheduler !== null) {
+      n = this.scheduler.take(client, n)
+      this.planned = this.scheduler.planned
+    }
+    if (this.budget === Infinity) return n
+    const k = n < this.budget ? n : this.budget
+    this.budget -= k
+    if (this.scheduler !== null && k < n) this.scheduler.giveBack(client, n - k)
+    return k
+  }
+
+  giveBack (n) {
+    if (this.budget !== Infinity) this.budget += n
+  }
+
+  exhausted () {
+    return this.budget === 0
+  }
+
+  onConnect (client) {}
+
+  onResponse (client) {
+    if (this.config.amount && this.budget === 0 && this.recorder.counter + this.recorder.totalCompleted >= this.config.amount) {
+      this.finish()
+    }
+  }
+
+  emitResponse (client, status, bytes, latencyMs) {
+    this.events.emit('response', client, status, bytes, latencyMs)
+  }
+
+  onClientDone (client) {
+    if (++this.doneClients === this.clients.length) this.finish()
+  }
+
+  onClientError (client, err, isTimeout) {
+    const recorder = this.recorder
+    recorder.errors++
+    if (isTimeout) recorder.timeouts++
+    if (this.events.listenerCount('reqError') > 0) this.events.emit('reqError', err)
+    if (this.config.debug) process.stderr.write(`autocannon: connection ${client.index}: ${err.message}\n`)
+    this.checkBailout()
+  }
+
+  onMismatch (client, body) {
+    this.recorder.mismatches++
+    if (this.events.listenerCount('reqMismatch') > 0) this.events.emit('reqMismatch', body)
+    this.checkBailout()
+  }
+
+  // A user hook threw: counted as an error, reported once per run.
+  onHookError (client, err) {
+    this.recorder.errors++
+    if (this.hookErrors++ === 0) {
+      this.firstHookError = err
+      if (this.events.listenerCount('reqError') > 0) this.events.emit('reqError', err)
+      if (this.config.debug || this.events.listenerCount('reqError') === 0) {
+        process.stderr.write(`autocannon: a request hook threw: ${err && err.message}\n`)
+      }
+    }
+    this.checkBailout()
+  }
+
+  checkBailout () {
+    const bailout = this.config.bailout
+    if (bailout && (this.recorder.errors >= bailout || this.recorder.mismatches >= bailout)) {
+      setImmediate(() => this.finish())
+    }
+  }
+
+  // --- the end ---
+
+  stop () {
+    this.finish()
+  }
+
+  finish () {
+    if (this.finished) return
+    this.finished = true
+    const now = performance.now()
+    for (const t of this.timers) clearTimeout(t)
+    clearTimeout(this.sampleTimer)
+    if (this.scheduler) this.scheduler.stop()
+    let inFlight = 0
+    for (const client of this.clients) {
+      inFlight += client.inFlight
+      client.stop()
+    }
+    const recorder = this.recorder
+    const sampleInt = this.config.sampleInt
+    const elapsed = now - this.startedAt
+    const due = (recorder.series.length + 1) * sampleInt
+    // The last interval becomes a sample only when it is (nearly) whole,
+    // or when it is the only one a short run has.
+    if (elapsed >= due - Math.max(5, sampleInt * 0.02) || recorder.series.length === 0) {
+      recorder.sample(this.epochAt(now))
+    } else {
+      recorder.flushPartial()
+    }
+    const tick = recorder.takeTick()
+    this.events.emit('tick', tick)
+    const snapshot = recorder.snapshot({
+      start: this.epochAt(this.startedAt),
+      finish: this.epochAt(now),
+      inFlight
+    })
+    if (this.scheduler) Object.assign(snapshot, this.scheduler.summary())
+    if (this.firstHookError) snapshot.hookError = String(this.firstHookError && this.firstHookError.message)
+    this.onDone(snapshot)
+  }
+}
+
+module.exports = { Run }

@@ -1,0 +1,124 @@
+'use strict'
+
+// The rate plan (wrk2's model): request i is meant to go at
+// start + i / rate. A request goes out once its time has come and a
+// connection is free; if none is free it waits, keeping its intended time,
+// so latency measured from that time shows the wait (no coordinated
+// omission). One timer wakes waiting connections at the next due time:
+// nothing spins while idle.
+//
+// overallRate: one plan shared by all connections.
+// connectionRate: one plan per connection, phases staggered so that the
+// connections together are evenly spaced too.
+
+const { performance } = require('perf_hooks')
+const { createLatencyHistogram } = require('./histogram')
+
+// A request that leaves more than this after its planned time is "late":
+// the generator or the connections could not keep up with the plan.
+const LATE_MS = 5
+
+class Scheduler {
+  constructor (config) {
+    this.perConnection = !!config.connectionRate
+    this.rate = config.connectionRate || config.overallRate
+    this.intervalMs = 1000 / this.rate
+    this.connections = config.connections
+    this.planned = new Float64Array(config.pipelining)
+    this.t0 = 0
+    this.next = 0 // overall plan: index of the next request to hand out
+    this.clientNext = new Float64Array(config.connections) // per-connection plans
+    this.waiting = []
+    this.isWaiting = new Uint8Array(config.connections)
+    this.timer = null
+    this.wakeAt = Infinity
+    this.stopped = false
+    this.run = null
+    this.late = 0
+    this.lateness = createLatencyHistogram()
+  }
+
+  start (run) {
+    this.run = run
+    this.t0 = performance.now()
+    run.recorder.lateness = this.lateness
+  }
+
+  timeOf (client, i) {
+    if (!this.perConnection) return this.t0 + i * this.intervalMs
+    // Stagger connection k by k/connections of an interval.
+    return this.t0 + (i + client.index / this.connections) * this.intervalMs
+  }
+
+  // Grants up to n requests whose planned time has come; their planned
+  // times are left in `planned`.
+  take (client, n) {
+    if (this.stopped) return 0
+    const now = performance.now()
+    const idx = this.perConnection ? this.clientNext[client.index] : this.next
+    let k = 0
+    while (k < n) {
+      const t = this.timeOf(client, idx + k)
+      if (t > now) break
+      this.planned[k] = t
+      const lateBy = now - t
+      this.lateness.recordValue(Math.round(lateBy * 1000))
+      if (lateBy > LATE_MS) this.late++
+      k++
+    }
+    if (this.perConnection) this.clientNext[client.index] = idx + k
+    else this.next = idx + k
+    if (k < n) this.wait(client, this.timeOf(client, idx + k))
+    return k
+  }
+
+  // Requests granted but not sent (the budget ran out) go back to the plan.
+  giveBack (client, n) {
+    if (this.perConnection) this.clientNext[client.index] -= n
+    else this.next -= n
+  }
+
+  wait (client, due) {
+    if (this.isWaiting[client.index] === 0) {
+      this.isWaiting[client.index] = 1
+      this.waiting.push(client)
+    }
+    if (due < this.wakeAt) {
+      if (this.timer !== null) clearTimeout(this.timer)
+      this.wakeAt = due
+      this.timer = setTimeout(() => this.wake(), Math.max(0, due - performance.now()))
+    }
+  }
+
+  wake () {
+    this.timer = null
+    this.wakeAt = Infinity
+    if (this.stopped) return
+    const clients = this.waiting
+    this.waiting = []
+    for (const c of clients) this.isWaiting[c.index] = 0
+    // Each pump takes what is due and re-registers the client if it still
+    // has room, which re-arms the timer for the next due request.
+    for (const c of clients) c.pump()
+  }
+
+  stop () {
+    this.stopped = true
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+  }
+
+  // Target and achieved rates, and how far behind the plan requests went.
+  summary () {
+    return {
+      targetRate: this.perConnection ? this.rate * this.connections : this.rate,
+      late: this.late
+    }
+  }
+}
+
+function createScheduler (config) {
+  return new Scheduler(config)
+}
+
+module.exports = { createScheduler, LATE_MS }

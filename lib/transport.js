@@ -1,0 +1,64 @@
+'use strict'
+
+// The transport is chosen once per target: plain TCP (or a Unix socket)
+// reading into one shared buffer, or TLS. Either way the client sees
+// onData(buf, start, end) and the socket's 'connect' moment.
+
+const net = require('net')
+
+// Plain sockets read into this buffer with `onread`, so no Buffer is
+// allocated per read. Safe to share: the callback parses the bytes
+// synchronously, and hooks that keep body bytes copy them.
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024)
+
+function plain (target, client) {
+  const onread = {
+    buffer: READ_BUFFER,
+    callback (nread, buf) {
+      client.onData(buf, 0, nread)
+    }
+  }
+  const socket = target.socketPath
+    ? net.connect({ path: target.socketPath, onread })
+    : net.connect({ host: target.hostname, port: target.port, onread, noDelay: true })
+  socket.once('connect', () => client.onConnect())
+  return socket
+}
+
+function secure (target, client, tlsConfig) {
+  const tls = require('tls')
+  const options = {
+    // Benchmarks usually run against self-signed certificates; like
+    // autocannon we don't verify unless tlsOptions asks for it.
+    rejectUnauthorized: false,
+    ...tlsConfig.options,
+    servername: tlsConfig.servername,
+    session: tlsConfig.session
+  }
+  if (target.socketPath) options.path = target.socketPath
+  else {
+    options.host = target.hostname
+    options.port = target.port
+  }
+  const socket = tls.connect(options)
+  socket.setNoDelay(true)
+  socket.once('secureConnect', () => client.onConnect())
+  // Resuming the session makes reconnects (reconnectRate, Connection:
+  // close) cost one round trip instead of a full handshake.
+  socket.on('session', (session) => { tlsConfig.session = session })
+  socket.on('data', (buf) => client.onData(buf, 0, buf.length))
+  return socket
+}
+
+// Returns connect(client) for one target.
+function transportFor (target, config) {
+  if (!target.secure) return (client) => plain(target, client)
+  const tlsConfig = {
+    options: config.tlsOptions || {},
+    servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
+    session: undefined
+  }
+  return (client) => secure(target, client, tlsConfig)
+}
+
+module.exports = { transportFor }
