@@ -89,6 +89,7 @@ function autocannon (opts, cb) {
         if (err) return fail(err)
         finishRound(config.skipAggregateResult ? raw : aggregateResult(raw, config))
       })
+      if (instance.stopped) instance.run.stop()
     } else {
       const { Run } = require('./lib/run')
       const run = new Run(config, instance, {
@@ -103,6 +104,7 @@ function autocannon (opts, cb) {
         run.finished = true
         return fail(err)
       }
+      if (instance.stopped) run.stop()
     }
     setImmediate(() => instance.emit('start'))
   }

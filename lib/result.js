@@ -10,7 +10,7 @@
 const { createCountHistogram, createLatencyHistogram, decode, toStats } = require('./histogram')
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
-  'mismatches', 'non2xx', 'resets', 'late', '1xx', '2xx', '3xx', '4xx', '5xx']
+  'mismatches', 'non2xx', 'resets', 'late', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
 
 function time (value) {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
@@ -117,6 +117,17 @@ function aggregateResult (results, opts = {}) {
   if (uncorrected) {
     result.latencyUncorrected = toStats(uncorrected, { scale: 1000, decimals: 3 })
     result.latencyUncorrected.totalCount = uncorrected.totalCount
+  }
+  if (totals.targetRate) {
+    // Under a fixed rate: what was asked, what was done, and how far the
+    // requests that could not go on time fell behind the plan.
+    const lateness = mergeHistograms(raws, 'lateness')
+    result.rate = {
+      target: totals.targetRate,
+      achieved: result.duration > 0 ? Math.round(totals.totalCompletedRequests / result.duration * 100) / 100 : 0,
+      late: totals.late,
+      lateness: lateness ? toStats(lateness, { scale: 1000, decimals: 3 }) : undefined
+    }
   }
   return result
 }

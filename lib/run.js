@@ -49,6 +49,7 @@ class Run {
   }
 
   start () {
+    if (this.finished) return
     const config = this.config
     this.startedAt = performance.now()
     const urls = config.urls

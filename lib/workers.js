@@ -1,0 +1,97 @@
+'use strict'
+
+// Fans a run out to worker threads. Connections and amount are divided
+// between the workers (rounded down, at least 1), every other option
+// applies per worker, as in autocannon. Workers start together on a
+// signal, send a tick each second and, at the end, their raw snapshot with
+// histograms encoded; the caller merges the snapshots losslessly.
+
+const path = require('path')
+const { Worker } = require('worker_threads')
+
+const WORKER_FILE = path.join(__dirname, 'worker.js')
+
+// Options a worker rebuilds its own config from: plain data only.
+function workerOptions (config, index) {
+  const n = config.workers
+  const share = (total) => Math.max(1, Math.floor(total / n))
+  const opts = {}
+  for (const [key, value] of Object.entries(config)) {
+    if (key === 'urls' || key === 'workers' || value === undefined) continue
+    opts[key] = value
+  }
+  opts.connections = share(config.connections)
+  if (config.amount) opts.amount = share(config.amount)
+  opts.workerIndex = index
+  return opts
+}
+
+function runWorkers (config, events, prepared, done) {
+  const workers = []
+  const raws = []
+  let ready = 0
+  let finished = 0
+  let failed = false
+  let stopped = false
+  let tick = { counter: 0, bytes: 0 }
+  const ticker = setInterval(() => {
+    events.emit('tick', tick)
+    tick = { counter: 0, bytes: 0 }
+  }, 1000)
+
+  const fail = (err) => {
+    if (failed) return
+    failed = true
+    clearInterval(ticker)
+    for (const w of workers) w.terminate()
+    done(err)
+  }
+
+  for (let i = 0; i < config.workers; i++) {
+    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i) } })
+    workers.push(worker)
+    worker.on('message', (msg) => {
+      switch (msg.type) {
+        case 'ready':
+          if (++ready === workers.length) {
+            for (const w of workers) w.postMessage({ type: 'go' })
+            if (stopped) for (const w of workers) w.postMessage({ type: 'stop' })
+          }
+          break
+        case 'tick':
+          tick.counter += msg.counter
+          tick.bytes += msg.bytes
+          break
+        case 'reqError':
+          if (events.listenerCount('reqError') > 0) events.emit('reqError', new Error(msg.message))
+          break
+        case 'error':
+          fail(Object.assign(new Error(msg.message), { code: msg.code }))
+          break
+        case 'done':
+          raws[i] = msg.raw
+          if (++finished === workers.length) {
+            clearInterval(ticker)
+            if (tick.counter || tick.bytes) events.emit('tick', tick)
+            done(null, raws)
+          }
+          break
+      }
+    })
+    worker.on('error', fail)
+    worker.on('exit', (code) => {
+      if (code !== 0 && raws[i] === undefined) fail(new Error(`worker ${i} exited with code ${code}`))
+    })
+  }
+
+  return {
+    emitResponses: false,
+    stop () {
+      stopped = true
+      // Before every worker is ready, the stop is sent along with 'go'.
+      if (ready === workers.length) for (const w of workers) w.postMessage({ type: 'stop' })
+    }
+  }
+}
+
+module.exports = { runWorkers, workerOptions }
