@@ -249,14 +249,19 @@ class ResponseParser {
             const lc = c | 0x20
             const n = this.nameLen
             let m = this.nameMatch
-            if (m !== 0) {
-              if ((m & H_CONTENT_LENGTH) !== 0 && CL[n] !== lc) m &= ~H_CONTENT_LENGTH
-              if ((m & H_TRANSFER_ENCODING) !== 0 && TE[n] !== lc) m &= ~H_TRANSFER_ENCODING
-              if ((m & H_CONNECTION) !== 0 && CONN[n] !== lc) m &= ~H_CONNECTION
-              this.nameMatch = m
-            }
+            if ((m & H_CONTENT_LENGTH) !== 0 && CL[n] !== lc) m &= ~H_CONTENT_LENGTH
+            if ((m & H_TRANSFER_ENCODING) !== 0 && TE[n] !== lc) m &= ~H_TRANSFER_ENCODING
+            if ((m & H_CONNECTION) !== 0 && CONN[n] !== lc) m &= ~H_CONNECTION
+            this.nameMatch = m
             this.nameLen = n + 1
             i++
+            if (m === 0 && this.headers === null) break
+          }
+          if (this.nameMatch === 0 && this.headers === null) {
+            // Not a framing header and nobody wants it: skip the line.
+            this.headerKind = H_NONE
+            this.state = S_VALUE
+            continue
           }
           if (this.headers !== null) this.nameStr += buf.latin1Slice(nameStart, i)
           if (i === end) continue
