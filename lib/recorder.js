@@ -92,11 +92,14 @@ class Recorder {
 
   // The raw, mergeable form of a run: what workers send to the main thread
   // and what skipAggregateResult returns.
-  snapshot ({ start, finish, inFlight = 0 }) {
+  // Histograms are encoded (compressed base64) when the snapshot leaves the
+  // thread or the process; in-process they are handed over as they are.
+  snapshot ({ start, finish, inFlight = 0, encoded = false }) {
     const { stats, classes } = this.statusCodeStats()
+    const out = encoded ? encode : (h) => h
     return {
-      latencies: encode(this.latency),
-      latenciesUncorrected: this.latencyUncorrected ? encode(this.latencyUncorrected) : undefined,
+      latencies: out(this.latency),
+      latenciesUncorrected: this.latencyUncorrected ? out(this.latencyUncorrected) : undefined,
       series: this.series.slice(),
       totalCompletedRequests: this.totalCompleted,
       totalRequests: this.sent,
@@ -109,7 +112,7 @@ class Recorder {
       non2xx: classes[0] + classes[2] + classes[3] + classes[4],
       resets: this.resets,
       late: this.late,
-      lateness: this.lateness ? encode(this.lateness) : undefined,
+      lateness: this.lateness ? out(this.lateness) : undefined,
       '1xx': classes[0],
       '2xx': classes[1],
       '3xx': classes[2],

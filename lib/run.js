@@ -11,7 +11,7 @@ const { transportFor } = require('./transport')
 const { createScheduler } = require('./scheduler')
 
 class Run {
-  constructor (config, events, { onDone, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock } = {}) {
+  constructor (config, events, { onDone, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot } = {}) {
     this.config = config
     this.events = events
     this.onDone = onDone
@@ -41,6 +41,8 @@ class Run {
     this.clock = clock || { start: performance.now(), epoch: performance.timeOrigin + performance.now() }
     this.startedAt = 0
     this.timers = []
+    // Workers and skipAggregateResult hand the snapshot on: encode it.
+    this.encodeSnapshot = !!encodeSnapshot || config.skipAggregateResult
   }
 
   requestsFor (target) {
@@ -200,7 +202,8 @@ class Run {
     const snapshot = recorder.snapshot({
       start: this.epochAt(this.startedAt),
       finish: this.epochAt(now),
-      inFlight
+      inFlight,
+      encoded: this.encodeSnapshot
     })
     if (this.scheduler) Object.assign(snapshot, this.scheduler.summary())
     if (this.firstHookError) snapshot.hookError = String(this.firstHookError && this.firstHookError.message)

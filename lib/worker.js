@@ -18,6 +18,7 @@ try {
   const config = buildConfig(workerData.opts)
   run = new Run(config, events, {
     ...prepare(config),
+    encodeSnapshot: true,
     onDone: (raw) => {
       parentPort.postMessage({ type: 'done', raw })
       parentPort.close()
