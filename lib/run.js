@@ -16,9 +16,12 @@ class Run {
     this.events = events
     this.onDone = onDone
     const rated = !!(config.connectionRate || config.overallRate)
+    // Under a rate, latency runs from the planned send time, and the
+    // service time is kept beside it; -C makes latency the service time.
+    this.correctLatency = rated && !config.ignoreCoordinatedOmission
     this.recorder = new Recorder({
       excludeErrorStats: config.excludeErrorStats,
-      trackUncorrected: rated
+      trackUncorrected: this.correctLatency
     })
     this.scheduler = rated ? createScheduler(config) : null
     // Intended send times for the requests take() just granted, under a rate.
@@ -100,7 +103,7 @@ class Run {
     if (this.finished) return 0
     if (this.scheduler !== null) {
       n = this.scheduler.take(client, n)
-      this.planned = this.scheduler.planned
+      if (this.correctLatency) this.planned = this.scheduler.planned
     }
     if (this.budget === Infinity) return n
     const k = n < this.budget ? n : this.budget

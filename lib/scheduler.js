@@ -40,7 +40,6 @@ class Scheduler {
 
   start (run) {
     this.run = run
-    this.t0 = performance.now()
     run.recorder.lateness = this.lateness
   }
 
@@ -55,6 +54,9 @@ class Scheduler {
   take (client, n) {
     if (this.stopped) return 0
     const now = performance.now()
+    // The plan starts when the first connection is ready to send, not
+    // while sockets are still connecting (which would open with a burst).
+    if (this.t0 === 0) this.t0 = now
     const idx = this.perConnection ? this.clientNext[client.index] : this.next
     let k = 0
     while (k < n) {

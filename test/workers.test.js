@@ -1,0 +1,68 @@
+'use strict'
+
+const t = require('tap')
+const autocannon = require('..')
+const { httpServer } = require('./helpers/servers')
+const { createLatencyHistogram, decode, toStats } = require('../lib/histogram')
+
+t.test('-w 2: totals are what the server saw, merged losslessly', async (t) => {
+  let seen = 0
+  const url = await httpServer(t, (req, res) => {
+    seen++
+    res.end('hello')
+  })
+  const result = await autocannon({ url, connections: 4, workers: 2, amount: 2000 })
+  t.equal(result.requests.total, 2000, 'amount divided between workers, all of it done')
+  t.equal(seen, 2000, 'the server saw exactly those requests')
+  t.equal(result.latency.totalCount, 2000)
+  t.equal(result.workers, 2)
+  t.equal(result.connections, 4)
+  t.equal(result['2xx'], 2000)
+})
+
+t.test('worker snapshots merge to the same percentiles as merging in one thread', async (t) => {
+  const url = await httpServer(t)
+  const raws = await autocannon({ url, connections: 4, workers: 2, duration: 1, skipAggregateResult: true })
+  t.equal(raws.length, 2, 'one raw result per worker')
+  const merged = createLatencyHistogram()
+  for (const r of raws) {
+    t.type(r.latencies, 'string', 'histograms travel encoded')
+    merged.add(decode(r.latencies))
+  }
+  const expected = toStats(merged, { scale: 1000, decimals: 3 })
+  const result = autocannon.aggregateResult(raws, { url, connections: 4, workers: 2 })
+  for (const key of ['p50', 'p90', 'p99', 'p99_9', 'max', 'min', 'mean']) {
+    t.equal(result.latency[key], expected[key], `latency ${key}`)
+  }
+  t.equal(result.requests.total, raws[0].totalCompletedRequests + raws[1].totalCompletedRequests)
+})
+
+t.test('workers run concurrently: their samples are summed second by second', async (t) => {
+  const url = await httpServer(t)
+  const raws = await autocannon({ url, connections: 4, workers: 2, duration: 2, skipAggregateResult: true })
+  const result = autocannon.aggregateResult(raws, { url })
+  t.equal(result.samples, 2, 'two seconds, two samples (not four)')
+  const perSecond = raws[0].series.map(([, n], i) => n + raws[1].series[i][1])
+  t.equal(result.requests.max, Math.max(...perSecond), 'the busiest second is the sum of both workers')
+})
+
+t.test('function options must be file paths with workers', async (t) => {
+  const url = 'http://127.0.0.1:1'
+  await t.rejects(autocannon({ url, workers: 2, setupClient: () => {} }), /setupClient/)
+})
+
+t.test('aggregateResult of two separate runs keeps both runs\' samples', async (t) => {
+  const url = await httpServer(t)
+  const a = await autocannon({ url, connections: 2, duration: 1, skipAggregateResult: true })
+  const b = await autocannon({ url, connections: 2, duration: 1, skipAggregateResult: true })
+  const result = autocannon.aggregateResult([a, b], { url, connections: 2 })
+  t.equal(result.requests.total, a.totalCompletedRequests + b.totalCompletedRequests, 'counts add up')
+  t.equal(result.requests.sent, a.totalRequests + b.totalRequests)
+  t.equal(result.samples, a.samples + b.samples, 'runs one after the other keep their samples apart')
+  t.ok(result.requests.min > 0 && result.requests.max >= result.requests.min)
+  t.equal(result.latency.totalCount, result.requests.total)
+  // The mergeable form survives JSON (another process or machine).
+  const viaJson = autocannon.aggregateResult(JSON.parse(JSON.stringify([a, b])), { url, connections: 2 })
+  t.same(viaJson.latency, result.latency)
+  t.same(viaJson.requests, result.requests)
+})
