@@ -113,21 +113,26 @@ function autocannon (opts, cb) {
   return instance
 }
 
-autocannon.aggregateResult = function (results, opts) {
-  return aggregateResult(results, opts || {})
-}
-autocannon.track = function (instance, opts) {
+function track (instance, opts) {
   return require('./lib/track')(instance, opts)
 }
-autocannon.printResult = function (result, opts) {
+
+function printResult (result, opts) {
   return require('./lib/print-result')(result, opts)
 }
-autocannon.parseArguments = function (argv) {
+
+function parseArguments (argv) {
   return require('./lib/cli/args').parseArguments(argv)
 }
 
+// Written out one by one so that `import { track } from 'autocannon'`
+// finds them too (Node detects CommonJS named exports by these patterns).
 module.exports = autocannon
 module.exports.default = autocannon
+module.exports.track = track
+module.exports.printResult = printResult
+module.exports.aggregateResult = (results, opts) => aggregateResult(results, opts || {})
+module.exports.parseArguments = parseArguments
 
 if (require.main === module) {
   require('./lib/cli/main').main(process.argv.slice(2))

@@ -1,0 +1,83 @@
+'use strict'
+
+// The library's shape: callback and promise, stop, forever, ESM import.
+
+const t = require('tap')
+const path = require('path')
+const { execFileSync } = require('child_process')
+const autocannon = require('..')
+const { httpServer } = require('./helpers/servers')
+
+t.test('callback and promise give the same kind of result', async (t) => {
+  const url = await httpServer(t)
+  const viaPromise = await autocannon({ url, connections: 2, amount: 50 })
+  const viaCallback = await new Promise((resolve, reject) => {
+    autocannon({ url, connections: 2, amount: 50 }, (err, result) => err ? reject(err) : resolve(result))
+  })
+  t.equal(viaPromise.requests.total, 50)
+  t.equal(viaCallback.requests.total, 50)
+  t.same(Object.keys(viaPromise).sort(), Object.keys(viaCallback).sort())
+})
+
+t.test('an invalid option rejects, names the option, and emits no unhandled error', async (t) => {
+  await t.rejects(autocannon({ url: 'http://127.0.0.1:1', connections: -1 }), {
+    message: /connections.*-1/,
+    code: 'AC_INVALID_OPTION'
+  })
+  const err = await new Promise((resolve) => autocannon({ url: 'http://127.0.0.1:1', pipelining: 0 }, resolve))
+  t.match(err.message, /pipelining/)
+})
+
+t.test('stop() before the run starts still ends it with a result', async (t) => {
+  const url = await httpServer(t)
+  const instance = autocannon({ url, duration: 10 })
+  instance.stop()
+  const result = await instance
+  t.ok(result.duration < 1, `ended at once (${result.duration}s)`)
+})
+
+t.test('forever runs round after round until stopped', async (t) => {
+  const url = await httpServer(t)
+  const instance = autocannon({ url, connections: 2, amount: 20, forever: true })
+  let rounds = 0
+  await new Promise((resolve) => {
+    instance.on('done', (result) => {
+      t.equal(result.requests.total, 20, `round ${rounds + 1} did its 20 requests`)
+      if (++rounds === 3) {
+        instance.stop()
+        resolve()
+      }
+    })
+  })
+  t.equal(rounds, 3)
+})
+
+t.test('forever with a callback is refused', async (t) => {
+  const err = await new Promise((resolve) => autocannon({ url: 'http://127.0.0.1:1', forever: true }, resolve))
+  t.match(err.message, /forever/)
+})
+
+t.test('works through import as well as require', async (t) => {
+  const entry = path.join(__dirname, '..', 'autocannon.js')
+  const out = execFileSync(process.execPath, ['--input-type=module', '-e',
+    `import ac, { track, printResult, aggregateResult, parseArguments } from ${JSON.stringify(entry)};
+     console.log([ac, track, printResult, aggregateResult, parseArguments].map((f) => typeof f).join(','))`]).toString()
+  t.equal(out.trim(), 'function,function,function,function,function')
+})
+
+t.test('start and done events, tick with counter and bytes', async (t) => {
+  const url = await httpServer(t)
+  const instance = autocannon({ url, connections: 2, duration: 1.2 })
+  const seen = []
+  instance.on('start', () => seen.push('start'))
+  instance.on('tick', (tick) => {
+    seen.push('tick')
+    t.type(tick.counter, 'number')
+    t.type(tick.bytes, 'number')
+  })
+  instance.on('done', () => seen.push('done'))
+  await instance
+  t.equal(seen[0], 'start')
+  t.equal(seen[seen.length - 1], 'done')
+  t.ok(seen.filter((s) => s === 'tick').length >= 1)
+})
