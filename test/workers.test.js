@@ -66,3 +66,26 @@ t.test('aggregateResult of two separate runs keeps both runs\' samples', async (
   t.same(viaJson.latency, result.latency)
   t.same(viaJson.requests, result.requests)
 })
+
+t.test('function options given as file paths run inside the workers', async (t) => {
+  const fs = require('fs')
+  const os = require('os')
+  const path = require('path')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-workers-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const setupClient = path.join(dir, 'setup-client.js')
+  const verifyBody = path.join(dir, 'verify-body.js')
+  fs.writeFileSync(setupClient, "module.exports = (client) => client.setHeaders({ 'x-from-worker': 'yes' })\n")
+  fs.writeFileSync(verifyBody, "module.exports = (body) => body === 'expected'\n")
+
+  let tagged = 0
+  let n = 0
+  const url = await httpServer(t, (req, res) => {
+    if (req.headers['x-from-worker'] === 'yes') tagged++
+    res.end(n++ % 2 === 0 ? 'expected' : 'other')
+  })
+  const result = await autocannon({ url, connections: 2, workers: 2, amount: 100, setupClient, verifyBody })
+  t.equal(result.requests.total, 100)
+  t.equal(tagged, 100, 'setupClient from a file ran in every worker')
+  t.ok(result.mismatches >= 40 && result.mismatches <= 60, `verifyBody from a file counted mismatches (${result.mismatches})`)
+})
