@@ -140,7 +140,6 @@ class Client extends EventEmitter {
 
   onConnect () {
     this.connected = true
-    this.run.onConnect(this)
     this.pump()
   }
 

@@ -94,7 +94,7 @@ class Recorder {
   // and what skipAggregateResult returns.
   // Histograms are encoded (compressed base64) when the snapshot leaves the
   // thread or the process; in-process they are handed over as they are.
-  snapshot ({ start, finish, inFlight = 0, encoded = false }) {
+  snapshot ({ start, finish, inFlight = 0, targetRate = 0, encoded = false }) {
     const { stats, classes } = this.statusCodeStats()
     const out = encoded ? encode : (h) => h
     return {
@@ -111,6 +111,7 @@ class Recorder {
       mismatches: this.mismatches,
       non2xx: classes[0] + classes[2] + classes[3] + classes[4],
       resets: this.resets,
+      targetRate,
       late: this.late,
       lateness: this.lateness ? out(this.lateness) : undefined,
       '1xx': classes[0],

@@ -72,7 +72,7 @@ class Run {
     if (!config.amount) {
       this.timers.push(setTimeout(() => this.finish(), config.duration * 1000))
     }
-    if (this.scheduler) this.scheduler.start(this)
+    if (this.scheduler) this.scheduler.start(this.recorder)
   }
 
   // Samples fall at fixed offsets from the start, whatever the timer drift.
@@ -119,8 +119,6 @@ class Run {
   exhausted () {
     return this.budget === 0
   }
-
-  onConnect (client) {}
 
   onResponse (client) {
     if (this.config.amount && this.budget === 0 && this.recorder.counter + this.recorder.totalCompleted >= this.config.amount) {
@@ -206,9 +204,9 @@ class Run {
       start: this.epochAt(this.startedAt),
       finish: this.epochAt(now),
       inFlight,
+      targetRate: this.scheduler ? this.scheduler.targetRate : 0,
       encoded: this.encodeSnapshot
     })
-    if (this.scheduler) Object.assign(snapshot, this.scheduler.summary())
     if (this.firstHookError) snapshot.hookError = String(this.firstHookError && this.firstHookError.message)
     this.onDone(snapshot)
   }

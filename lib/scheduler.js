@@ -33,14 +33,13 @@ class Scheduler {
     this.timer = null
     this.wakeAt = Infinity
     this.stopped = false
-    this.run = null
-    this.late = 0
-    this.lateness = createLatencyHistogram()
+    this.recorder = null
   }
 
-  start (run) {
-    this.run = run
-    run.recorder.lateness = this.lateness
+  // Lateness goes to the run's recorder, to be merged like latency.
+  start (recorder) {
+    this.recorder = recorder
+    recorder.lateness = createLatencyHistogram()
   }
 
   timeOf (client, i) {
@@ -58,14 +57,15 @@ class Scheduler {
     // while sockets are still connecting (which would open with a burst).
     if (this.t0 === 0) this.t0 = now
     const idx = this.perConnection ? this.clientNext[client.index] : this.next
+    const recorder = this.recorder
     let k = 0
     while (k < n) {
       const t = this.timeOf(client, idx + k)
       if (t > now) break
       this.planned[k] = t
       const lateBy = now - t
-      this.lateness.recordValue(Math.round(lateBy * 1000))
-      if (lateBy > LATE_MS) this.late++
+      recorder.lateness.recordValue(Math.round(lateBy * 1000))
+      if (lateBy > LATE_MS) recorder.late++
       k++
     }
     if (this.perConnection) this.clientNext[client.index] = idx + k
@@ -110,12 +110,9 @@ class Scheduler {
     this.timer = null
   }
 
-  // Target and achieved rates, and how far behind the plan requests went.
-  summary () {
-    return {
-      targetRate: this.perConnection ? this.rate * this.connections : this.rate,
-      late: this.late
-    }
+  // The rate asked for, in requests per second over all connections.
+  get targetRate () {
+    return this.perConnection ? this.rate * this.connections : this.rate
   }
 }
 
