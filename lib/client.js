@@ -26,6 +26,11 @@ class Client extends EventEmitter {
     this.index = index
     this.connect = run.transports.get(target)
     this.pipelining = config.pipelining
+    // Closed loop: refill the pipeline once at least half of it is free,
+    // so that one write carries several requests (as wrk's pipelining
+    // does) instead of one write per response. Under a rate plan every
+    // free slot is used at once, to stay on the plan.
+    this.refillAt = run.scheduler ? 1 : Math.ceil(config.pipelining / 2)
     this.timeoutMs = config.timeout * 1000
     this.maxRequests = config.maxConnectionRequests
     this.reconnectRate = config.reconnectRate
@@ -222,7 +227,7 @@ class Client extends EventEmitter {
   pump () {
     if (!this.connected || this.stopped) return
     const room = this.pipelining - this.inFlight
-    if (room <= 0 || !this.canSend()) return this.checkIdle()
+    if (room < this.refillAt || !this.canSend()) return this.checkIdle()
     let n = room
     if (this.maxRequests) n = Math.min(n, this.maxRequests - this.completed - this.inFlight)
     if (this.reconnectRate) n = Math.min(n, this.reconnectRate - this.sentOnSocket)
