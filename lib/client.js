@@ -11,7 +11,7 @@
 const { EventEmitter } = require('events')
 const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
-const { RequestSequence } = require('./request-sequence')
+const { RequestSequence, PENDING, HookError, headersObject } = require('./request-sequence')
 const { RequestTimeoutError } = require('./errors')
 
 const MAX_BACKOFF_MS = 1000
@@ -85,23 +85,26 @@ class Client extends EventEmitter {
 
   // --- Client API (autocannon compatible) ---
 
+  // These change the request the connection is on (the last one sent, or
+  // the first before any was sent); setRequests replaces the sequence.
   setHeaders (headers) {
-    this.sequence.update({ headers: headers || {} })
+    this.sequence.setHeaders(headers)
     this.refreshFastPath()
   }
 
   setBody (body) {
-    this.sequence.update({ body })
+    this.sequence.setBody(body)
     this.refreshFastPath()
   }
 
   setHeadersAndBody (headers, body) {
-    this.sequence.update({ headers: headers || {}, body })
+    this.sequence.setHeaders(headers)
+    this.sequence.setBody(body)
     this.refreshFastPath()
   }
 
   setRequest (request) {
-    this.sequence.update({ ...request })
+    this.sequence.setRequest(request)
     this.refreshFastPath()
   }
 
@@ -265,62 +268,100 @@ class Client extends EventEmitter {
 
   sendSequence (n, now, planned) {
     const socket = this.socket
+    const sequence = this.sequence
+    if (sequence.allStatic && n > 1) {
+      // Static entries only: one write of n requests in a row.
+      const start = sequence.index
+      const entries = sequence.entries
+      const bytes = sequence.run(n)
+      for (let k = 0, e = start; k < n; k++) {
+        this.push(now, planned === null ? now : planned[k], e, entries[e].isHead)
+        if (++e === entries.length) e = 0
+      }
+      socket.write(bytes)
+      return
+    }
     if (n > 1) socket.cork()
+    const granted = n
     let sent = 0
-    let restarts = 0
+    let failed = false
     while (sent < n) {
       let bytes
       try {
-        bytes = this.sequence.next()
+        bytes = sequence.next()
       } catch (err) {
+        // The hook's request is used up: counted as an error, not sent.
         this.run.onHookError(this, err)
-        break
-      }
-      if (bytes === null) {
-        // setupRequest asked to start over; give up after a full round
-        // of refusals rather than spin.
-        if (++restarts > this.sequence.entries.length) break
+        failed = true
+        n--
         continue
       }
-      if (typeof bytes.then === 'function') {
-        this.awaitRequest(bytes, planned === null ? now : planned[sent])
+      if (bytes === PENDING) {
+        this.awaitRequest(sequence.pending, sequence.lastEntry, planned === null ? now : planned[sent])
         sent++
         break
       }
-      this.push(now, planned === null ? now : planned[sent], this.sequence.lastEntry, this.sequence.lastIsHead)
+      this.push(now, planned === null ? now : planned[sent], sequence.lastEntry, sequence.lastIsHead)
       socket.write(bytes)
       sent++
     }
     if (n > 1) socket.uncork()
     if (sent < n) this.run.giveBack(n - sent)
+    // pump() counts all it granted as sent once we return.
+    this.unsend(granted - sent)
+    // Nothing may be in flight to bring us back here: try again soon.
+    if (failed) setImmediate(() => { if (this.socket === socket) this.pump() })
   }
 
   // setupRequest returned a promise: the request goes out when it settles,
-  // keeping the time it was meant to go.
-  awaitRequest (promise, planned) {
-    const entry = this.sequence.lastEntry
+  // keeping the time it was meant to go. Its slot in the FIFO is held
+  // meanwhile so nothing overtakes it. If the socket goes first, the slot
+  // was already given back with it.
+  awaitRequest (promise, entry, planned) {
     const socket = this.socket
+    const slot = (this.head + this.inFlight) % this.pipelining
+    this.sentAt[slot] = performance.now()
     this.pendingRequest = promise
-    this.inFlight++ // hold the slot so nothing overtakes it
-    promise.then((req) => {
+    this.inFlight++
+    const release = () => {
+      if (this.pendingRequest !== promise) return false
       this.pendingRequest = null
+      if (this.socket !== socket) return false
       this.inFlight--
-      if (this.socket !== socket || this.stopped) return
-      const bytes = this.sequence.settle(req)
+      return true
+    }
+    promise.then((req) => {
+      if (!release()) return this.pump()
+      if (this.stopped) return
+      let bytes
+      try {
+        bytes = this.sequence.settle(entry, req)
+      } catch (err) {
+        this.unsend(1)
+        this.run.onHookError(this, err)
+        return this.pump()
+      }
       if (bytes === null) {
         this.run.giveBack(1)
+        this.unsend(1)
         return this.pump()
       }
       this.push(performance.now(), planned, entry, this.sequence.lastIsHead)
       socket.write(bytes)
       this.pump()
     }, (err) => {
-      this.pendingRequest = null
-      this.inFlight--
-      this.run.giveBack(1)
-      this.run.onHookError(this, err)
-      if (this.socket === socket) this.pump()
+      const err2 = this.sequence.fail(entry, err)
+      if (!release()) return this.pump()
+      if (this.stopped) return
+      this.unsend(1)
+      this.run.onHookError(this, err2)
+      this.pump()
     })
+  }
+
+  unsend (n) {
+    this.sentOnSocket -= n
+    this.recorder.sent -= n
   }
 
   // Nothing more to send on this socket: reconnect or finish.
@@ -401,33 +442,30 @@ class Client extends EventEmitter {
     if (this.listenerCount('body') > 0) this.emit('body', body)
     let text = null
     if (this.verifyBody || this.expectBody !== undefined || this.sequence.hasOnResponse) text = body.toString()
-    try {
-      if (this.verifyBody) {
-        if (!this.verifyBody(text)) this.run.onMismatch(this, text)
-      } else if (this.expectBody !== undefined && text !== this.expectBody) {
-        this.run.onMismatch(this, text)
+    if (this.verifyBody) {
+      let ok
+      try {
+        ok = this.verifyBody(text)
+      } catch (err) {
+        ok = true
+        this.run.onHookError(this, new HookError('verifyBody', 'threw', err))
       }
-      if (this.sequence.hasOnResponse) {
-        const headers = this.bodyHeaders ? headersObject(this.bodyHeaders) : {}
-        this.sequence.onResponse(this.entryOf[slot], status, text, headers)
+      if (!ok) this.run.onMismatch(this, text)
+    } else if (this.expectBody !== undefined && text !== this.expectBody) {
+      this.run.onMismatch(this, text)
+    }
+    if (this.sequence.hasOnResponse) {
+      try {
+        this.sequence.onResponse(this.entryOf[slot], status, text, headersObject(this.bodyHeaders))
+      } catch (err) {
+        this.run.onHookError(this, err)
       }
-    } catch (err) {
-      this.run.onHookError(this, err)
     }
   }
 
   onParseError (err) {
     this.fail(err)
   }
-}
-
-function headersObject (flat) {
-  const out = {}
-  for (let i = 0; i < flat.length; i += 2) {
-    const name = flat[i].toLowerCase()
-    out[name] = out[name] === undefined ? flat[i + 1] : out[name] + ', ' + flat[i + 1]
-  }
-  return out
 }
 
 module.exports = { Client }

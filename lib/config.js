@@ -108,7 +108,7 @@ function parseDuration (value) {
   return fail('duration', value, 'must be a number of seconds or a timestring such as "10s" or "2m"')
 }
 
-function parseTarget (raw, socketPath) {
+function parseTarget (raw, socketPath, credentials) {
   if (typeof raw !== 'string' || raw.trim() === '') fail('url', raw, 'must be a non-empty string')
   let href = raw.trim()
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(href)) href = 'http://' + href
@@ -123,13 +123,15 @@ function parseTarget (raw, socketPath) {
   }
   if (!url.hostname) fail('url', raw, 'has no host')
   const secure = url.protocol === 'https:'
-  const auth = url.username || url.password
+  // credentials: the Authorization of a URL whose password was redacted
+  // (a worker rebuilding its config from the main thread's).
+  const auth = credentials || (url.username || url.password
     ? 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')
-    : undefined
+    : undefined)
   // Brackets belong in the Host header and URL, not in the address we dial.
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
   return Object.freeze({
-    href: url.href,
+    href: redactPassword(url.href),
     origin: url.origin,
     secure,
     hostname,
@@ -141,9 +143,25 @@ function parseTarget (raw, socketPath) {
   })
 }
 
-function normaliseUrl (raw) {
+function withScheme (raw) {
   if (typeof raw !== 'string') return raw
   return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw.trim()) ? raw.trim() : 'http://' + raw.trim()
+}
+
+function normaliseUrl (raw) {
+  return typeof raw === 'string' ? redactPassword(withScheme(raw)) : raw
+}
+
+// The URL as results and output show it: never with its password.
+function redactPassword (href) {
+  try {
+    const url = new URL(href)
+    if (!url.password) return href
+    url.password = ''
+    return url.href
+  } catch {
+    return href
+  }
 }
 
 function isFunctionOrPath (value) {
@@ -176,7 +194,8 @@ function checkRequests (requests, inWorkers) {
     }
     const out = { ...r }
     if (r.headers !== undefined) out.headers = checkHeaders(`requests[${i}].headers`, r.headers)
-    if (r.body !== undefined) out.body = checkBody(`requests[${i}].body`, r.body)
+    // null: this entry has no body, whatever the run's body is.
+    if (r.body !== undefined) out.body = r.body === null ? null : checkBody(`requests[${i}].body`, r.body)
     if (r.method !== undefined && typeof r.method !== 'string') fail(`requests[${i}].method`, r.method, 'must be a string')
     if (r.path !== undefined && typeof r.path !== 'string') fail(`requests[${i}].path`, r.path, 'must be a string')
     return Object.freeze(out)
@@ -193,7 +212,8 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) {
     fail('socketPath', socketPath, 'must be a path string')
   }
-  const urls = Object.freeze(rawUrls.map((u) => parseTarget(u, socketPath)))
+  const credentials = Array.isArray(opts.urlCredentials) ? opts.urlCredentials : []
+  const urls = Object.freeze(rawUrls.map((u, i) => parseTarget(u, socketPath, credentials[i] || undefined)))
   const url = Array.isArray(opts.url) ? Object.freeze(opts.url.map(normaliseUrl)) : normaliseUrl(opts.url)
 
   const workers = optionalPositiveInteger(opts, 'workers')
@@ -212,6 +232,11 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   const config = {
     url,
     urls,
+    // Set only when a URL had a password: what `url` no longer shows, for
+    // workers that rebuild the targets from `url`.
+    urlCredentials: rawUrls.some((u) => normaliseUrl(u) !== withScheme(u))
+      ? Object.freeze(urls.map((u) => u.auth || null))
+      : undefined,
     socketPath,
     workers,
     connections: integer(opts, 'connections', 1),
