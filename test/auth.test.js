@@ -1,0 +1,70 @@
+'use strict'
+
+// Basic auth from http://user:pass@host: sent as Authorization, never
+// shown back (result.url, output).
+
+const t = require('tap')
+const fs = require('fs')
+const path = require('path')
+const autocannon = require('..')
+const { recordingServer, cli, skipCli } = require('./helpers/recording')
+
+const basic = (user, pass) => 'Basic ' + Buffer.from(`${user}:${pass}`).toString('base64')
+
+t.test('library: credentials in the URL become an Authorization header', async (t) => {
+  const { port, seen } = await recordingServer(t)
+  const url = `http://jane:s3cr%40t@127.0.0.1:${port}/private`
+  const instance = autocannon({ url, connections: 2, amount: 10 })
+  const result = await instance
+  t.equal(result.errors, 0)
+  t.equal(seen.length, 10)
+  t.ok(seen.every((r) => r.headers.authorization === basic('jane', 's3cr@t')), 'percent-decoded user:password, base64')
+  t.ok(seen.every((r) => r.url === '/private' && r.headers.host === `127.0.0.1:${port}`))
+  t.notMatch(result.url, /s3cr/, 'result.url has no password')
+  t.match(result.url, `127.0.0.1:${port}/private`)
+  t.notMatch(JSON.stringify(result), /s3cr/, 'nor does anything else in the result')
+  if (fs.existsSync(path.join(__dirname, '..', 'lib', 'print-result.js'))) {
+    t.notMatch(autocannon.printResult(result), /s3cr/, 'nor the printed result')
+  }
+  t.notMatch(JSON.stringify(instance.opts.url), /s3cr/)
+})
+
+t.test('library: an Authorization header given explicitly wins; hooks and several URLs', async (t) => {
+  const a = await recordingServer(t)
+  const b = await recordingServer(t)
+  await autocannon({ url: `http://u:p@127.0.0.1:${a.port}`, connections: 1, amount: 2, headers: { authorization: 'Bearer mine' } })
+  t.same(a.seen.map((r) => r.headers.authorization), ['Bearer mine', 'Bearer mine'])
+  a.seen.length = 0
+  const result = await autocannon({
+    url: [`http://ua:pa@127.0.0.1:${a.port}`, `http://ub:pb@127.0.0.1:${b.port}`],
+    connections: 2,
+    amount: 10,
+    requests: [{ setupRequest: (req) => ({ ...req, path: '/hooked' }) }]
+  })
+  t.ok(a.seen.length > 0 && b.seen.length > 0)
+  t.ok(a.seen.every((r) => r.headers.authorization === basic('ua', 'pa') && r.url === '/hooked'))
+  t.ok(b.seen.every((r) => r.headers.authorization === basic('ub', 'pb') && r.url === '/hooked'))
+  t.notMatch(JSON.stringify(result.url), /pa|pb/)
+})
+
+t.test('library: credentials reach workers', async (t) => {
+  const { port, seen } = await recordingServer(t)
+  const result = await autocannon({ url: `http://w:secret@127.0.0.1:${port}`, workers: 2, connections: 2, amount: 10 })
+  t.equal(result.errors, 0)
+  t.equal(seen.length, 10)
+  t.ok(seen.every((r) => r.headers.authorization === basic('w', 'secret')))
+  t.notMatch(result.url, /secret/)
+})
+
+t.test('CLI: the header is sent, the password is never printed', { skip: skipCli }, async (t) => {
+  const { port, seen } = await recordingServer(t)
+  const url = `http://cli:hunter2@127.0.0.1:${port}/`
+  const table = await cli([url, '-a', '5', '-c', '1'])
+  t.equal(table.code, 0, table.stderr)
+  const json = await cli([url, '-a', '5', '-c', '1', '-j'])
+  t.equal(json.code, 0, json.stderr)
+  t.equal(seen.length, 10)
+  t.ok(seen.every((r) => r.headers.authorization === basic('cli', 'hunter2')))
+  for (const out of [table.stdout, table.stderr, json.stdout, json.stderr]) t.notMatch(out, /hunter2/)
+  t.match(table.stdout + table.stderr, `127.0.0.1:${port}`, 'the target is still named')
+})
