@@ -281,10 +281,13 @@ class Client extends EventEmitter {
       socket.write(bytes)
       return
     }
-    if (n > 1) socket.cork()
     const granted = n
     let sent = 0
     let failed = false
+    // One write for all of them: a single buffer costs far less than a
+    // writev of many small ones.
+    let first = null
+    let parts = null
     while (sent < n) {
       let bytes
       try {
@@ -302,10 +305,13 @@ class Client extends EventEmitter {
         break
       }
       this.push(now, planned === null ? now : planned[sent], sequence.lastEntry, sequence.lastIsHead)
-      socket.write(bytes)
+      if (first === null) first = bytes
+      else if (parts === null) parts = [first, bytes]
+      else parts.push(bytes)
       sent++
     }
-    if (n > 1) socket.uncork()
+    if (parts !== null) socket.write(Buffer.concat(parts))
+    else if (first !== null) socket.write(first)
     if (sent < n) this.run.giveBack(n - sent)
     // pump() counts all it granted as sent once we return.
     this.unsend(granted - sent)

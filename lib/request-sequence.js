@@ -76,14 +76,20 @@ function cloneContext (initial) {
   return initial === undefined || initial === null ? {} : cloneDeep(initial)
 }
 
+// Ids have a fixed length (as autocannon's hyperids do), so a request
+// with ids in its body keeps one Content-Length: a prefix unique to this
+// process and thread (time, randomness, thread id), then a counter.
+const ID_LENGTH = 27
+const ID_PREFIX = Date.now().toString(36).slice(-8).padStart(8, '0') +
+  Math.random().toString(36).slice(2).padEnd(7, '0').slice(0, 7) +
+  (require('worker_threads').threadId % 1296).toString(36).padStart(2, '0') + '-'
 let idCounter = 0
-// Unique per process and per worker thread: a time-and-random prefix, then
-// a counter, so ids never repeat within a run.
-const ID_PREFIX = Date.now().toString(36) + Math.random().toString(36).slice(2, 8) +
-  (require('worker_threads').threadId || 0).toString(36)
 function freshId () {
-  return ID_PREFIX + '-' + (idCounter++).toString(36)
+  return ID_PREFIX + (idCounter++).toString(36).padStart(ID_LENGTH - ID_PREFIX.length, '0')
 }
+// Stands for the id in a pre-encoded request; printable, so the encoder
+// accepts it anywhere, and too random to occur by chance.
+const ID_MARKER = ('~' + Array.from({ length: 4 }, () => Math.random().toString(36).slice(2, 9)).join('') + '~'.repeat(ID_LENGTH)).slice(0, ID_LENGTH - 1) + '~'
 
 function hasIdTag (value) {
   if (typeof value === 'string') return value.includes(ID_TAG)
@@ -97,8 +103,40 @@ function replaceAll (str, tag, id) {
 
 function replaceBody (body, id) {
   if (typeof body === 'string') return replaceAll(body, ID_TAG, id)
-  if (Buffer.isBuffer(body) && body.includes(ID_TAG)) return replaceAll(body.toString(), ID_TAG, id)
+  if (Buffer.isBuffer(body) && body.includes(ID_TAG)) return Buffer.from(replaceAll(body.latin1Slice(0, body.length), ID_TAG, id), 'latin1')
   return body
+}
+
+// The request with every [<id>] in its path (also percent-encoded),
+// header values and body replaced by one id; the same object when it has
+// none.
+function replaceIds (req, id) {
+  let out = req
+  const path = req.path
+  if (typeof path === 'string' && (path.includes(ID_TAG) || path.includes(ID_TAG_ENCODED))) {
+    out = { ...req, path: replaceAll(replaceAll(path, ID_TAG, id), ID_TAG_ENCODED, id) }
+  }
+  const body = replaceBody(req.body, id)
+  if (body !== req.body) {
+    if (out === req) out = { ...req }
+    out.body = body
+  }
+  const headers = req.headers
+  if (headers) {
+    let copied = null
+    for (const k of Object.keys(headers)) {
+      const v = headers[k]
+      if (typeof v === 'string' && v.includes(ID_TAG)) {
+        if (copied === null) copied = { ...headers }
+        copied[k] = replaceAll(v, ID_TAG, id)
+      }
+    }
+    if (copied !== null) {
+      if (out === req) out = { ...req }
+      out.headers = copied
+    }
+  }
+  return out
 }
 
 function hasHeader (headers, lower) {
@@ -178,6 +216,7 @@ class RequestSequence {
       setupRequestName: hookName(`${name}.setupRequest`, e.setupRequestFile || e.setupRequest),
       onResponseName: hookName(`${name}.onResponse`, e.onResponseFile || e.onResponse),
       bytes: null,
+      idParts: null,
       isHead: false,
       hasIds: false
     }
@@ -192,12 +231,20 @@ class RequestSequence {
       (typeof t.path === 'string' && t.path.includes(ID_TAG_ENCODED)) ||
       Object.keys(t.headers).some((k) => hasIdTag(t.headers[k])))
     entry.bytes = null
-    if (!entry.setupRequest && !entry.hasIds) {
-      try {
+    entry.idParts = null
+    if (entry.setupRequest) return
+    try {
+      if (!entry.hasIds) {
         entry.bytes = encodeRequest({ ...t, host: this.base.host })
-      } catch (err) {
-        throw new InvalidOptionError(entry.name, t, `cannot be encoded: ${err.message}`)
+      } else {
+        // Encoded once with a marker where the ids go: each request is
+        // then the parts joined by a fresh id (ids have a fixed length, so
+        // Content-Length holds). latin1 keeps the bytes as they are.
+        const marked = encodeRequest({ ...replaceIds(t, ID_MARKER), host: this.base.host })
+        entry.idParts = marked.latin1Slice(0, marked.length).split(ID_MARKER)
       }
+    } catch (err) {
+      throw new InvalidOptionError(entry.name, t, `cannot be encoded: ${err.message}`)
     }
   }
 
@@ -242,43 +289,21 @@ class RequestSequence {
   }
 
   build (entry) {
+    if (entry.idParts !== null) return Buffer.from(entry.idParts.join(freshId()), 'latin1')
     const t = entry.template
-    let req
-    if (entry.hasIds) {
-      const id = freshId()
-      let headers = t.headers
-      if (this.idReplacement) {
-        for (const k of Object.keys(headers)) {
-          if (typeof headers[k] === 'string' && headers[k].includes(ID_TAG)) {
-            if (headers === t.headers) headers = { ...headers }
-            headers[k] = replaceAll(headers[k], ID_TAG, id)
-          }
-        }
-      }
-      req = {
-        method: t.method,
-        path: replaceAll(replaceAll(t.path, ID_TAG, id), ID_TAG_ENCODED, id),
-        headers,
-        body: replaceBody(t.body, id),
-        host: this.base.host
-      }
-    } else {
-      req = { method: t.method, path: t.path, headers: t.headers, body: t.body, host: this.base.host }
+    // setupRequest gets its own copy to change as it likes.
+    let req = { method: t.method, path: t.path, headers: { ...t.headers }, body: t.body, host: this.base.host }
+    try {
+      req = entry.setupRequest(req, this.context)
+    } catch (err) {
+      this.restart()
+      throw new HookError(entry.setupRequestName, 'threw', err)
     }
-    if (entry.setupRequest) {
-      if (req.headers === t.headers) req.headers = { ...t.headers }
-      try {
-        req = entry.setupRequest(req, this.context)
-      } catch (err) {
-        this.restart()
-        throw new HookError(entry.setupRequestName, 'threw', err)
-      }
-      if (req && typeof req.then === 'function') {
-        this.pending = req
-        return PENDING
-      }
-      if (!req) return null
+    if (req && typeof req.then === 'function') {
+      this.pending = req
+      return PENDING
     }
+    if (!req) return null
     return this.encode(entry, req)
   }
 
@@ -288,6 +313,8 @@ class RequestSequence {
       throw new HookError(entry.setupRequestName, 'must return a request object', `got ${typeof req}`)
     }
     this.lastIsHead = isHeadMethod(req.method)
+    // As autocannon does, ids replace the tags in what setupRequest returned.
+    if (this.idReplacement) req = replaceIds(req, freshId())
     try {
       return encodeRequest(req.host ? req : { ...req, host: this.base.host })
     } catch (err) {

@@ -316,6 +316,32 @@ t.test('idReplacement: [<id>] in body and path becomes a fresh id, unique over 1
   t.equal(bodyIds.size, 10000, 'unique across all 10,000')
 })
 
+t.test('idReplacement: non-ASCII bodies, Buffers, headers, encoded paths, and tags a setupRequest adds', async (t) => {
+  const { url, seen } = await recordingServer(t)
+  await autocannon({
+    url,
+    connections: 1,
+    amount: 4,
+    idReplacement: true,
+    requests: [
+      { method: 'POST', path: '/%5B%3Cid%3E%5D/[%3Cid%3E]', body: 'héllo wörld [<id>] ✓', headers: { 'x-request-id': 'req-[<id>]' } },
+      { method: 'POST', body: Buffer.from('buffer [<id>] ✓') },
+      { setupRequest: (req) => ({ ...req, path: '/hook/[<id>]' }) },
+      { setupRequest: (req) => ({ ...req, method: 'PUT', body: '{"id":"[<id>]"}' }) }
+    ]
+  })
+  const [a, b, c, d] = seen
+  const id = a.headers['x-request-id'].slice(4)
+  t.match(id, /^[a-z0-9-]{27}$/, 'ids have a fixed length')
+  t.equal(a.body.toString(), `héllo wörld ${id} ✓`, 'UTF-8 bodies keep their bytes')
+  t.equal(Number(a.headers['content-length']), a.body.length)
+  t.equal(a.url, `/%5B%3Cid%3E%5D/${id}`, 'the percent-encoded tag too')
+  t.match(b.body.toString(), /^buffer [a-z0-9-]{27} ✓$/)
+  t.match(c.url, /^\/hook\/[a-z0-9-]{27}$/, 'tags returned by setupRequest are replaced')
+  t.match(JSON.parse(d.body).id, /^[a-z0-9-]{27}$/)
+  t.equal(new Set([id, b.body.toString().split(' ')[1], c.url.slice(6), JSON.parse(d.body).id]).size, 4)
+})
+
 t.test('without idReplacement the tag is sent as it is', async (t) => {
   const { url, seen } = await recordingServer(t)
   await autocannon({ url, connections: 1, amount: 2, method: 'POST', body: 'id=[<id>]' })
