@@ -10,6 +10,11 @@ const fs = require('fs')
 const path = require('path')
 const { InvalidOptionError } = require('./errors')
 
+// JSON.parse messages may quote the input, newlines and all.
+function oneLine (message) {
+  return message.replace(/\s+/g, ' ').trim()
+}
+
 function fail (value, expected) {
   throw new InvalidOptionError('form', value, expected)
 }
@@ -28,7 +33,7 @@ function readDescription (form) {
     try {
       return { description: JSON.parse(text), dir: null }
     } catch (err) {
-      return fail(form, `is not valid JSON: ${err.message}`)
+      return fail(form, `is not valid JSON: ${oneLine(err.message)}`)
     }
   }
   const file = path.resolve(text)
@@ -42,7 +47,7 @@ function readDescription (form) {
   try {
     description = JSON.parse(content)
   } catch (err) {
-    return fail(form, `the file ${file} is not valid JSON: ${err.message}`)
+    return fail(form, `the file ${file} is not valid JSON: ${oneLine(err.message)}`)
   }
   return { description, dir: path.dirname(file) }
 }
@@ -55,7 +60,7 @@ function readUpload (field, filePath, dir) {
       return { buffer: fs.readFileSync(candidate), file: candidate }
     } catch (err) {
       if (err.code !== 'ENOENT' || candidate === candidates[candidates.length - 1]) {
-        throw new InvalidOptionError('form', field, `cannot read the file "${filePath}" for field "${field}": ${err.code === 'ENOENT' ? 'it does not exist' : err.message}`)
+        throw new InvalidOptionError('form', filePath, `(the file of field "${field}") cannot be read: ${err.code === 'ENOENT' ? 'it does not exist' : err.message}`)
       }
     }
   }
@@ -75,18 +80,18 @@ function buildForm (form) {
     if (type === 'text') {
       const value = spec.value
       if (value === undefined || value === null) {
-        throw new InvalidOptionError('form', field, `field "${field}" has type "text" but no "value"`)
+        throw new InvalidOptionError('form', spec, `(field "${field}") has type "text" but no "value"`)
       }
       data.append(field, typeof value === 'string' ? value : (typeof value === 'object' ? JSON.stringify(value) : String(value)))
     } else if (type === 'file') {
       if (typeof spec.path !== 'string' || spec.path === '') {
-        throw new InvalidOptionError('form', field, `field "${field}" has type "file" but no "path"`)
+        throw new InvalidOptionError('form', spec, `(field "${field}") has type "file" but no "path"`)
       }
       const { buffer, file } = readUpload(field, spec.path, dir)
       const options = spec.options && typeof spec.options === 'object' ? spec.options : {}
       data.append(field, buffer, { filename: path.basename(file), ...options })
     } else {
-      throw new InvalidOptionError('form', field, `field "${field}" needs a "type" of "text" or "file"`)
+      throw new InvalidOptionError('form', spec, `(field "${field}") needs a "type" of "text" or "file"`)
     }
   }
   return { body: data.getBuffer(), headers: data.getHeaders() }

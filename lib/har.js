@@ -8,6 +8,11 @@
 const fs = require('fs')
 const { InvalidOptionError } = require('./errors')
 
+// JSON.parse messages may quote the input, newlines and all.
+function oneLine (message) {
+  return message.replace(/\s+/g, ' ').trim()
+}
+
 function fail (value, expected) {
   throw new InvalidOptionError('har', value, expected)
 }
@@ -21,7 +26,7 @@ function readHar (har) {
     try {
       return JSON.parse(text)
     } catch (err) {
-      return fail('(HAR content)', `is not valid JSON: ${err.message}`)
+      return fail('(HAR content)', `is not valid JSON: ${oneLine(err.message)}`)
     }
   }
   let content
@@ -33,7 +38,7 @@ function readHar (har) {
   try {
     return JSON.parse(content)
   } catch (err) {
-    return fail(har, `is not valid JSON: ${err.message}`)
+    return fail(har, `is not valid JSON: ${oneLine(err.message)}`)
   }
 }
 

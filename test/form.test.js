@@ -99,15 +99,15 @@ t.test('buildForm gives a Buffer and the headers', async (t) => {
 t.test('bad forms: clear errors naming the field or the file', async (t) => {
   const url = 'http://127.0.0.1:1'
   await t.rejects(autocannon({ url, form: { f: { type: 'file', path: '/no/such/upload.bin' } } }),
-    { message: /\/no\/such\/upload\.bin.*field "f".*does not exist/, code: 'AC_INVALID_OPTION' })
+    { message: /\/no\/such\/upload\.bin.*field "f".*it does not exist/, code: 'AC_INVALID_OPTION' })
   await t.rejects(autocannon({ url, form: '/no/such/form.json' }), /form.*\/no\/such\/form\.json.*does not exist/)
   await t.rejects(autocannon({ url, form: '{ "a": ' }), /form.*not valid JSON/)
   const dir = tempDir(t)
   fs.writeFileSync(path.join(dir, 'bad.json'), 'not json')
   await t.rejects(autocannon({ url, form: path.join(dir, 'bad.json') }), /bad\.json is not valid JSON/)
-  await t.rejects(autocannon({ url, form: { f: { value: 'x' } } }), /field "f" needs a "type"/)
-  await t.rejects(autocannon({ url, form: { f: { type: 'text' } } }), /field "f" has type "text" but no "value"/)
-  await t.rejects(autocannon({ url, form: { f: { type: 'file' } } }), /field "f" has type "file" but no "path"/)
+  await t.rejects(autocannon({ url, form: { f: { value: 'x' } } }), /field "f"\) needs a "type"/)
+  await t.rejects(autocannon({ url, form: { f: { type: 'text' } } }), /field "f"\) has type "text" but no "value"/)
+  await t.rejects(autocannon({ url, form: { f: { type: 'file' } } }), /field "f"\) has type "file" but no "path"/)
 })
 
 t.test('CLI: -F with a JSON string and with a JSON file', { skip: skipCli }, async (t) => {

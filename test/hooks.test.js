@@ -223,3 +223,24 @@ t.test('a setupRequest returning something that is not a request is a clear erro
   t.equal(result.errors, 2)
   t.match(errors[0].message, /requests\[0\]\.setupRequest returned a request that cannot be sent/)
 })
+
+t.test('request hooks as files run inside workers, with their context', async (t) => {
+  const { url, seen } = await recordingServer(t, (r, res) => res.end(r.url === '/login' ? 'token-' + seen.length : 'ok'))
+  const dir = tempDir(t)
+  const onResponse = path.join(dir, 'on-response.js')
+  const setupRequest = path.join(dir, 'setup-request.js')
+  fs.writeFileSync(onResponse, 'module.exports = (status, body, context) => { context.token = body }\n')
+  fs.writeFileSync(setupRequest, "module.exports = (req, context) => ({ ...req, headers: { ...req.headers, authorization: context.token } })\n")
+  const result = await autocannon({
+    url,
+    workers: 2,
+    connections: 2,
+    amount: 20,
+    requests: [{ path: '/login', onResponse }, { path: '/data', setupRequest }]
+  })
+  t.equal(result.errors, 0)
+  t.equal(result.requests.total, 20)
+  const data = seen.filter((r) => r.url === '/data')
+  t.equal(data.length, 10)
+  t.ok(data.every((r) => /^token-\d+$/.test(r.headers.authorization)), 'each /data carried the token its login returned')
+})
