@@ -1,0 +1,148 @@
+'use strict'
+
+// printResult(result, opts) → the text autocannon prints after a run: the
+// latency table, the Req/Sec and Bytes/Sec table, optional status code and
+// percentile tables, and the summary lines. Latency is kept to a hundredth
+// of a millisecond, as the recorder measures microseconds: "0.25 ms" rather
+// than autocannon's "0 ms".
+
+const DEFAULTS = {
+  outputStream: process.stderr,
+  renderResultsTable: true,
+  renderLatencyTable: false,
+  renderStatusCodes: false,
+  verbose: true
+}
+
+const PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]
+
+// Colour only for a terminal, and never when NO_COLOR is set (no-color.org)
+// or FORCE_COLOR=0; FORCE_COLOR=1 asks for it even without a terminal.
+function wantsColor (stream, env = process.env) {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
+  if (env.TERM === 'dumb') return false
+  return Boolean(stream && stream.isTTY)
+}
+
+// A chalk that colours (basic 16 colours are all we use) or does nothing.
+function chalkFor (stream) {
+  const chalk = require('chalk')
+  return new chalk.Instance({ level: wantsColor(stream) ? 1 : 0 })
+}
+
+// Milliseconds to at most two decimals: 0.251 → "0.25", 20 → "20".
+function ms (value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
+  return String(Math.round(value * 100) / 100)
+}
+
+const numberFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 })
+
+// Req/Sec values with thousands separators: 70713.61 → "70,713.61".
+function count (value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
+  return numberFormat.format(value)
+}
+
+function bytes (value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
+  return require('pretty-bytes')(value)
+}
+
+// Totals in the summary: exact below 1000, then thousands ("251k").
+function abbreviate (value) {
+  return value < 1000 ? String(value) : `${Math.round(value / 1000)}k`
+}
+
+function makeTable (chalk, head) {
+  const Table = require('cli-table3')
+  // No colours from cli-table3 itself: chalk decides, once, for the stream.
+  return new Table({ head: head.map((h) => chalk.cyan(h)), style: { head: [], border: [] } })
+}
+
+function stat (stats, key) {
+  return stats ? stats[key] : undefined
+}
+
+// Where low values are better: the slow end matters.
+function lowRow (name, stats, fmt) {
+  return [name, ...['p2_5', 'p50', 'p97_5', 'p99', 'average', 'stddev', 'max'].map((k) => fmt(stat(stats, k)))]
+}
+
+// Where high values are better: the slow end is the low percentiles.
+function highRow (name, stats, fmt) {
+  return [name, ...['p1', 'p2_5', 'p50', 'p97_5', 'average', 'stddev', 'min'].map((k) => fmt(stat(stats, k)))]
+}
+
+function statusColor (chalk, code) {
+  return Number(code) >= 400 ? chalk.redBright : chalk.cyan
+}
+
+function printResult (result, opts) {
+  opts = Object.assign({}, DEFAULTS, opts)
+  const lines = []
+  const out = (text) => lines.push(text)
+
+  if (opts.verbose !== false && opts.renderResultsTable !== false) {
+    const chalk = chalkFor(opts.outputStream)
+    const withMs = (v) => `${ms(v)} ms`
+
+    const latency = makeTable(chalk, ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'])
+    latency.push(lowRow(chalk.bold('Latency'), result.latency, withMs))
+    out('\n' + latency.toString())
+
+    const volume = makeTable(chalk, ['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'])
+    volume.push(highRow(chalk.bold('Req/Sec'), result.requests, count))
+    volume.push(highRow(chalk.bold('Bytes/Sec'), result.throughput, bytes))
+    out(volume.toString())
+
+    if (opts.renderStatusCodes) {
+      const codes = makeTable(chalk, ['Code', 'Count'])
+      const stats = result.statusCodeStats || {}
+      for (const code of Object.keys(stats)) {
+        codes.push([statusColor(chalk, code)(code), count(stats[code].count)])
+      }
+      out(codes.toString())
+    }
+
+    out('')
+    out(result.sampleInt === undefined || result.sampleInt === 1000
+      ? 'Req/Bytes counts sampled once per second.'
+      : `Req/Bytes counts sampled every ${result.sampleInt / 1000} seconds.`)
+    out(`# of samples: ${result.samples}`)
+    out('')
+
+    if (opts.renderLatencyTable) {
+      const table = makeTable(chalk, ['Percentile', 'Latency (ms)'])
+      for (const p of PERCENTILES) {
+        table.push([chalk.bold(String(p)), ms(stat(result.latency, `p${p}`.replace('.', '_')))])
+      }
+      out(table.toString())
+      out('')
+    }
+  }
+
+  if (result.non2xx) {
+    out(`${result['2xx']} 2xx responses, ${result.non2xx} non 2xx responses`)
+  }
+  const sent = result.requests.sent === undefined ? result.requests.total : result.requests.sent
+  out(`${abbreviate(sent)} requests in ${result.duration}s, ${bytes(result.throughput.total)} read`)
+  if (result.errors) {
+    out(`${abbreviate(result.errors)} errors (${abbreviate(result.timeouts || 0)} timeouts)`)
+  }
+  if (result.mismatches) {
+    out(`${abbreviate(result.mismatches)} requests with mismatched body`)
+  }
+  if (result.resets) {
+    out(`request pipeline was reset ${abbreviate(result.resets)} ${result.resets === 1 ? 'time' : 'times'}`)
+  }
+
+  return lines.join('\n') + '\n'
+}
+
+module.exports = printResult
+module.exports.printResult = printResult
+module.exports.wantsColor = wantsColor
+module.exports.chalkFor = chalkFor
+module.exports.formatMs = ms

@@ -1,0 +1,108 @@
+'use strict'
+
+// track(instance, opts): the "Running ... test @ URL" header, a progress
+// bar while the run goes (terminals only), and the result tables when it is
+// done. The bar follows the instance's 'tick' events: seconds elapsed for a
+// duration run, responses counted for an amount run, workers included, so
+// it never needs a per-response listener.
+
+const printResult = require('./print-result')
+
+const DEFAULTS = {
+  outputStream: process.stderr,
+  renderProgressBar: true,
+  renderResultsTable: true,
+  renderLatencyTable: false,
+  progressBarString: undefined
+}
+
+// The bar's resolution: it moves in hundredths of the run.
+const STEPS = 100
+
+function header (config, label) {
+  const target = Array.isArray(config.url) ? config.url.join(', ') : config.url
+  const socketPath = config.socketPath ? ` (${config.socketPath})` : ''
+  const what = config.amount ? `${config.amount} requests` : `${config.duration}s`
+  let text = `Running ${what} ${label === 'warmup' ? 'warmup' : 'test'} @ ${target}${socketPath}\n`
+  text += `${config.connections} connections`
+  if (config.pipelining > 1) text += ` with ${config.pipelining} pipelining factor`
+  if (config.workers) text += `\n${config.workers} workers`
+  return text + '\n'
+}
+
+// progress sizes the bar from `columns`, which is 0 on a terminal of
+// unknown size (e.g. under `script`): fall back to 80.
+function barStream (stream) {
+  return {
+    isTTY: true,
+    get columns () { return stream.columns || 80 },
+    write: (s) => stream.write(s),
+    cursorTo: (x) => stream.cursorTo(x),
+    clearLine: (dir) => stream.clearLine(dir)
+  }
+}
+
+function track (instance, opts) {
+  if (!instance) throw new Error('instance required for tracking')
+  opts = Object.assign({}, DEFAULTS, opts)
+  const stream = opts.outputStream
+  const label = opts.warmupRunning ? 'warmup' : 'running'
+
+  let bar = null
+  let startedAt = 0
+  let responses = 0
+
+  function stopBar () {
+    if (bar && !bar.complete) {
+      bar.update(1)
+    }
+    bar = null
+  }
+
+  instance.on('start', () => {
+    if (!opts.renderProgressBar || !instance.opts) return
+    stream.write(header(instance.opts, label) + '\n')
+    startedAt = Date.now()
+    responses = 0
+    // A bar on anything but a terminal would just be noise in a log.
+    if (!stream.isTTY) return
+    const ProgressBar = require('progress')
+    const format = opts.progressBarString ||
+      `${printResult.chalkFor(stream).green(label)} [:bar] :percent`
+    bar = new ProgressBar(format, {
+      width: 20,
+      incomplete: ' ',
+      total: STEPS,
+      clear: true,
+      renderThrottle: 0,
+      stream: barStream(stream)
+    })
+    bar.tick(0)
+  })
+
+  instance.on('tick', (tick) => {
+    if (!bar) return
+    const config = instance.opts
+    let ratio
+    if (config.amount) {
+      responses += (tick && tick.counter) || 0
+      ratio = responses / config.amount
+    } else {
+      ratio = (Date.now() - startedAt) / (config.duration * 1000)
+    }
+    // Never reach 100% before 'done': a complete bar clears itself.
+    bar.update(Math.min(ratio, (STEPS - 1) / STEPS))
+  })
+
+  instance.on('done', (result) => {
+    stopBar()
+    if (opts.renderResultsTable === false) return
+    stream.write(printResult(result, opts))
+  })
+
+  return instance
+}
+
+module.exports = track
+module.exports.track = track
+module.exports.header = header
