@@ -1,0 +1,381 @@
+'use strict'
+
+// Command line → the library's options. Everything a user can get wrong on
+// the command line is caught here and thrown as an Error whose message is
+// one line the CLI prints as is.
+
+const fs = require('fs')
+const path = require('path')
+
+// The flags, in autocannon's names and aliases. `kind` says how the raw
+// string is turned into an option value; yargs only splits the command line
+// (everything reaches us as strings or booleans, so a bad number is
+// reported with what the user typed).
+const OPTIONS = {
+  connections: { alias: 'c', kind: 'integer' },
+  pipelining: { alias: 'p', kind: 'integer' },
+  duration: { alias: 'd', kind: 'duration' },
+  amount: { alias: 'a', kind: 'integer' },
+  sampleInt: { alias: 'L', kind: 'number' },
+  socketPath: { alias: 'S', kind: 'string' },
+  workers: { alias: 'w', kind: 'integer' },
+  // Its sub-arguments are taken out before yargs sees them; a bare -W is
+  // left as a boolean.
+  warmup: { alias: 'W', kind: 'boolean' },
+  onPort: { alias: 'on-port', kind: 'boolean' },
+  method: { alias: 'm', kind: 'string' },
+  timeout: { alias: 't', kind: 'number' },
+  title: { alias: 'T', kind: 'string' },
+  body: { alias: 'b', kind: 'string' },
+  form: { alias: 'F', kind: 'string' },
+  input: { alias: 'i', kind: 'string' },
+  headers: { alias: ['H', 'header'], kind: 'list' },
+  har: { kind: 'string' },
+  bailout: { alias: 'B', kind: 'integer' },
+  maxConnectionRequests: { alias: 'M', kind: 'integer' },
+  maxOverallRequests: { alias: 'O', kind: 'integer' },
+  connectionRate: { alias: 'r', kind: 'number' },
+  overallRate: { alias: 'R', kind: 'number' },
+  ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean' },
+  reconnectRate: { alias: 'D', kind: 'integer' },
+  // -n and --no-progress both switch the progress bar off.
+  n: { kind: 'boolean' },
+  renderProgressBar: { alias: 'progress', kind: 'boolean', default: true },
+  renderLatencyTable: { alias: ['l', 'latency'], kind: 'boolean' },
+  idReplacement: { alias: 'I', kind: 'boolean' },
+  json: { alias: 'j', kind: 'boolean' },
+  forever: { alias: 'f', kind: 'boolean' },
+  servername: { alias: 's', kind: 'string' },
+  excludeErrorStats: { alias: 'x', kind: 'boolean' },
+  expectBody: { alias: 'E', kind: 'string' },
+  renderStatusCodes: { alias: 'statusCodes', kind: 'boolean' },
+  cert: { kind: 'string' },
+  key: { kind: 'string' },
+  ca: { kind: 'list' },
+  debug: { kind: 'boolean' },
+  version: { alias: 'v', kind: 'boolean' },
+  verbose: { alias: 'V', kind: 'boolean', default: true },
+  help: { alias: 'h', kind: 'boolean' }
+}
+
+const DEFAULTS = {
+  connections: 10,
+  pipelining: 1,
+  duration: 10,
+  sampleInt: 1000,
+  timeout: 10,
+  method: 'GET'
+}
+
+// Flags whose value may be a bracketed group: `--warmup [ -c 1 -d 3 ]`,
+// `--ca [ a.pem b.pem ]`.
+const GROUP_FLAGS = new Set(['-W', '--warmup', '--ca'])
+
+function flagName (name) {
+  return name.length === 1 ? `-${name}` : `--${name}`
+}
+
+// "-c/--connections" for messages, as the help shows it.
+function describe (option) {
+  const spec = OPTIONS[option]
+  const aliases = spec && spec.alias ? [].concat(spec.alias) : []
+  const short = aliases.find((a) => a.length === 1)
+  return short ? `-${short}/--${option}` : `--${option}`
+}
+
+function yargsOptions () {
+  const options = {}
+  for (const name of Object.keys(OPTIONS)) {
+    const spec = OPTIONS[name]
+    // Lists are plain strings that yargs gathers into an array when
+    // repeated: `type: 'array'` would swallow the URL after `-H a=b`.
+    options[name] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' }
+    if (spec.alias) options[name].alias = spec.alias
+    if (spec.default !== undefined) options[name].default = spec.default
+  }
+  return options
+}
+
+// Splits off what follows `--` and takes bracketed groups out of argv.
+function preprocess (argv) {
+  const dashes = argv.indexOf('--')
+  const args = dashes === -1 ? argv.slice() : argv.slice(0, dashes)
+  const command = dashes === -1 ? [] : argv.slice(dashes + 1)
+  const groups = {}
+  const rest = []
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]
+    const next = args[i + 1]
+    if (!GROUP_FLAGS.has(arg) || typeof next !== 'string' || !next.startsWith('[')) {
+      rest.push(arg)
+      continue
+    }
+    const tokens = []
+    let closed = false
+    let j = i + 1
+    for (; j < args.length; j++) {
+      let token = args[j]
+      if (j === i + 1) token = token.slice(1)
+      if (token.endsWith(']')) {
+        token = token.slice(0, -1)
+        closed = true
+      }
+      if (token !== '') tokens.push(token)
+      if (closed) break
+    }
+    if (!closed) throw new Error(`Missing "]" after ${arg} [`)
+    const name = arg === '--ca' ? 'ca' : 'warmup'
+    groups[name] = (groups[name] || []).concat(tokens)
+    if (name === 'warmup') rest.push('--warmup')
+    i = j
+  }
+  return { args: rest, command, groups }
+}
+
+function integer (option, raw) {
+  const n = number(option, raw)
+  if (!Number.isInteger(n)) throw new Error(`Invalid value for ${describe(option)}: "${raw}" is not a whole number`)
+  return n
+}
+
+function number (option, raw) {
+  const text = String(raw).trim()
+  const n = Number(text)
+  if (text === '' || !Number.isFinite(n)) {
+    if (text === '') throw new Error(`Missing value for ${describe(option)}`)
+    throw new Error(`Invalid value for ${describe(option)}: "${raw}" is not a number`)
+  }
+  return n
+}
+
+// Seconds: a plain number (`10`, `1.5`) or a timestring (`10s`, `2m`, `1h30m`).
+function duration (option, raw) {
+  const text = String(raw).trim()
+  if (text === '') throw new Error(`Missing value for ${describe(option)}`)
+  if (/^\d+(\.\d+)?$/.test(text)) return Number(text)
+  let seconds
+  try {
+    seconds = require('timestring')(text)
+  } catch {}
+  if (!Number.isFinite(seconds)) {
+    throw new Error(`Invalid value for ${describe(option)}: "${raw}" is not a number of seconds or a timestring such as 10s or 2m`)
+  }
+  return seconds
+}
+
+function last (value) {
+  return Array.isArray(value) ? value[value.length - 1] : value
+}
+
+function list (value) {
+  if (value === undefined) return []
+  return Array.isArray(value) ? value : [value]
+}
+
+// `-H K=V` and `-H "K: V"`: the name ends at the first ':' or '=', so
+// values may contain either.
+function parseHeaders (values) {
+  const headers = {}
+  for (const header of values) {
+    const text = String(header)
+    const colon = text.indexOf(':')
+    const equals = text.indexOf('=')
+    const at = colon === -1 ? equals : equals === -1 ? colon : Math.min(colon, equals)
+    const name = at > 0 ? text.slice(0, at).trim() : ''
+    if (name === '') {
+      throw new Error(`An HTTP header was not correctly formatted: "${text}" (use -H name=value or -H "name: value")`)
+    }
+    headers[name] = text.slice(at + 1).trim()
+  }
+  return headers
+}
+
+function parseWarmup (tokens) {
+  const warmup = {}
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]
+    const eq = token.indexOf('=')
+    const flag = eq === -1 ? token : token.slice(0, eq)
+    const option = flag === '-c' || flag === '--connections'
+      ? 'connections'
+      : flag === '-d' || flag === '--duration' ? 'duration' : null
+    if (option === null) {
+      throw new Error(`Unknown warmup option: ${token} (use -c and -d, e.g. --warmup [ -c 1 -d 3 ])`)
+    }
+    const raw = eq === -1 ? tokens[++i] : token.slice(eq + 1)
+    if (raw === undefined) throw new Error(`Missing value for ${flag} in --warmup [ ... ]`)
+    warmup[option] = option === 'connections'
+      ? integer('connections', raw)
+      : duration('duration', raw)
+  }
+  return warmup
+}
+
+function readFile (what, file, encoding) {
+  try {
+    return fs.readFileSync(file, encoding)
+  } catch (err) {
+    throw new Error(`Failed to load ${what}: ${err.message}`)
+  }
+}
+
+// -F: a JSON string is parsed here; a file is read and checked here but
+// handed over by path, so the library resolves the relative file paths in
+// it against the file's directory.
+function parseForm (raw) {
+  const text = String(raw).trim()
+  if (text.startsWith('{')) {
+    try {
+      return JSON.parse(text)
+    } catch (err) {
+      throw new Error(`Invalid JSON in -F/--form: ${err.message}`)
+    }
+  }
+  const file = path.resolve(text)
+  const content = readFile('form file', file, 'utf8')
+  try {
+    JSON.parse(content)
+  } catch (err) {
+    throw new Error(`Invalid JSON in form file ${text}: ${err.message}`)
+  }
+  return file
+}
+
+const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//
+
+// A path (`/x`) goes to localhost:$PORT when PORT is set, or to the port
+// the --on-port command listens on (resolved later); anything without a
+// scheme gets http://.
+function resolveUrl (raw, { port, onPort }) {
+  const text = String(raw).trim()
+  if (text.startsWith('/')) {
+    if (port) return new URL(text, `http://localhost:${port}`).href
+    if (onPort) return text
+    throw new Error(`Invalid URL "${text}": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT`)
+  }
+  const href = SCHEME.test(text) ? text : `http://${text}`
+  let url
+  try {
+    url = new URL(href)
+  } catch {
+    throw new Error(`Invalid URL "${text}"`)
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new Error(`Invalid URL "${text}": only http:// and https:// are supported`)
+  }
+  if (!url.hostname) throw new Error(`Invalid URL "${text}": no host`)
+  return href
+}
+
+function parseYargs (args) {
+  let failure = null
+  // help and version off first: they are our options, not yargs' own.
+  const argv = require('yargs/yargs')(args)
+    .help(false)
+    .version(false)
+    .options(yargsOptions())
+    .parserConfiguration({
+      'parse-positional-numbers': false,
+      'dot-notation': false,
+      'camel-case-expansion': false
+    })
+    .strictOptions()
+    .exitProcess(false)
+    .fail((message, err) => { failure = failure || err || new Error(message) })
+    .parse()
+  if (failure) {
+    const unknown = /^Unknown arguments?: ([^,]+)/.exec(failure.message)
+    if (unknown) throw new Error(`Unknown option: ${flagName(unknown[1])} (see autocannon --help)`)
+    throw new Error(failure.message.split('\n')[0])
+  }
+  return argv
+}
+
+// Returns the options for autocannon(opts) plus the CLI's own: json,
+// renderProgressBar, renderResultsTable, renderLatencyTable,
+// renderStatusCodes, verbose, warmup, onPort, spawn, help, version.
+function parseArguments (argv, env = process.env) {
+  const { args, command, groups } = preprocess(argv.map(String))
+  const a = parseYargs(args)
+
+  const opts = {}
+  if (a.help) return { help: true }
+  if (a.version) return { version: true }
+
+  for (const name of Object.keys(OPTIONS)) {
+    const spec = OPTIONS[name]
+    const raw = spec.kind === 'list' ? a[name] : last(a[name])
+    if (raw === undefined) continue
+    switch (spec.kind) {
+      case 'integer': opts[name] = integer(name, raw); break
+      case 'number': opts[name] = number(name, raw); break
+      case 'duration': opts[name] = duration(name, raw); break
+      case 'boolean': opts[name] = raw; break
+      case 'list': opts[name] = list(raw).map(String); break
+      default: opts[name] = String(raw)
+    }
+  }
+  for (const name of Object.keys(DEFAULTS)) {
+    if (opts[name] === undefined) opts[name] = DEFAULTS[name]
+  }
+
+  // `-- node server.js` implies --on-port, as in autocannon.
+  if (command.length > 0 && (command[0] === 'node' || /[/\\]node(\.exe)?$/.test(command[0]))) {
+    opts.onPort = true
+  }
+  if (opts.onPort) {
+    if (command.length === 0) throw new Error('--on-port needs a command after --, e.g. -- node server.js')
+    opts.spawn = command
+  } else if (command.length > 0) {
+    throw new Error(`Unexpected command after --: ${command.join(' ')} (use --on-port to start it)`)
+  }
+
+  const urls = a._.map(String)
+  if (urls.length === 0) {
+    if (!opts.onPort) throw new Error('Missing URL: usage: autocannon [opts] URL (see autocannon --help)')
+    urls.push('/')
+  }
+  const resolved = urls.map((u) => resolveUrl(u, { port: env.PORT, onPort: opts.onPort }))
+  opts.url = resolved.length === 1 ? resolved[0] : resolved
+
+  if (groups.warmup) opts.warmup = parseWarmup(groups.warmup)
+  else if (opts.warmup === true) opts.warmup = {}
+  else delete opts.warmup
+
+  if (opts.n) opts.renderProgressBar = false
+  delete opts.n
+  opts.renderResultsTable = true
+
+  if (opts.headers) opts.headers = parseHeaders(opts.headers)
+  if (opts.input !== undefined) {
+    opts.body = readFile('input file', opts.input)
+    delete opts.input
+  }
+  if (opts.form !== undefined) opts.form = parseForm(opts.form)
+  // A form is posted unless -m says otherwise (autocannon's default too).
+  if (opts.form !== undefined && !a.method) opts.method = 'POST'
+
+  if (opts.har !== undefined) {
+    const text = readFile('HAR file', opts.har, 'utf8')
+    try {
+      opts.har = JSON.parse(text)
+    } catch (err) {
+      throw new Error(`Failed to load HAR file: ${opts.har} is not valid JSON: ${err.message}`)
+    }
+  }
+
+  const ca = (opts.ca || []).concat(groups.ca || [])
+  delete opts.ca
+  if (opts.cert !== undefined || opts.key !== undefined || ca.length > 0) {
+    opts.tlsOptions = {}
+    if (opts.cert !== undefined) opts.tlsOptions.cert = readFile('cert file', opts.cert)
+    if (opts.key !== undefined) opts.tlsOptions.key = readFile('key file', opts.key)
+    if (ca.length > 0) opts.tlsOptions.ca = ca.map((file) => readFile('ca file', file))
+  }
+  delete opts.cert
+  delete opts.key
+
+  return opts
+}
+
+module.exports = { parseArguments, OPTIONS }

@@ -1,0 +1,216 @@
+'use strict'
+
+// parseArguments: every flag and alias to the library's option names, the
+// defaults, and one-line errors for bad input.
+
+const t = require('tap')
+const fs = require('fs')
+const os = require('os')
+const path = require('path')
+const { parseArguments } = require('../lib/cli/args')
+const autocannon = require('..')
+
+const URL_ = 'http://127.0.0.1:3000'
+const parse = (args, env = {}) => parseArguments(args, env)
+
+function tmpdir (t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-args-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+t.test('defaults as autocannon\'s', async (t) => {
+  const opts = parse([URL_])
+  t.match(opts, {
+    url: URL_,
+    connections: 10,
+    pipelining: 1,
+    duration: 10,
+    timeout: 10,
+    sampleInt: 1000,
+    method: 'GET',
+    renderProgressBar: true,
+    renderResultsTable: true,
+    verbose: true
+  })
+  for (const off of ['json', 'forever', 'renderLatencyTable', 'renderStatusCodes', 'idReplacement', 'excludeErrorStats', 'debug', 'onPort', 'warmup', 'tlsOptions', 'headers']) {
+    t.notOk(opts[off], `${off} off`)
+  }
+})
+
+t.test('is exported by the library as autocannon.parseArguments', async (t) => {
+  t.match(autocannon.parseArguments(['-c', '3', URL_]), { connections: 3, url: URL_ })
+})
+
+t.test('every value flag, short and long', async (t) => {
+  const pairs = [
+    [['-c', '5'], ['--connections', '5'], { connections: 5 }],
+    [['-p', '4'], ['--pipelining', '4'], { pipelining: 4 }],
+    [['-d', '3'], ['--duration', '3'], { duration: 3 }],
+    [['-a', '100'], ['--amount', '100'], { amount: 100 }],
+    [['-L', '250'], ['--sampleInt', '250'], { sampleInt: 250 }],
+    [['-S', '/tmp/sock'], ['--socketPath', '/tmp/sock'], { socketPath: '/tmp/sock' }],
+    [['-w', '2'], ['--workers', '2'], { workers: 2 }],
+    [['-m', 'POST'], ['--method', 'POST'], { method: 'POST' }],
+    [['-t', '2.5'], ['--timeout', '2.5'], { timeout: 2.5 }],
+    [['-T', 'my run'], ['--title', 'my run'], { title: 'my run' }],
+    [['-b', 'a=b&c'], ['--body', 'a=b&c'], { body: 'a=b&c' }],
+    [['-B', '7'], ['--bailout', '7'], { bailout: 7 }],
+    [['-M', '8'], ['--maxConnectionRequests', '8'], { maxConnectionRequests: 8 }],
+    [['-O', '9'], ['--maxOverallRequests', '9'], { maxOverallRequests: 9 }],
+    [['-r', '10'], ['--connectionRate', '10'], { connectionRate: 10 }],
+    [['-R', '1500.5'], ['--overallRate', '1500.5'], { overallRate: 1500.5 }],
+    [['-D', '11'], ['--reconnectRate', '11'], { reconnectRate: 11 }],
+    [['-s', 'example.com'], ['--servername', 'example.com'], { servername: 'example.com' }],
+    [['-E', 'hello'], ['--expectBody', 'hello'], { expectBody: 'hello' }]
+  ]
+  for (const [short, long, expected] of pairs) {
+    t.match(parse([...short, URL_]), expected, short.join(' '))
+    t.match(parse([...long, URL_]), expected, long.join(' '))
+    t.match(parse([`${long[0]}=${long[1]}`, URL_]), expected, `${long[0]}=${long[1]}`)
+  }
+})
+
+t.test('every boolean flag, short and long', async (t) => {
+  const flags = [
+    [['-C', '--ignoreCoordinatedOmission'], { ignoreCoordinatedOmission: true }],
+    [['-n', '--no-progress'], { renderProgressBar: false }],
+    [['-l', '--latency', '--renderLatencyTable'], { renderLatencyTable: true }],
+    [['-I', '--idReplacement'], { idReplacement: true }],
+    [['-j', '--json'], { json: true }],
+    [['-f', '--forever'], { forever: true }],
+    [['-x', '--excludeErrorStats'], { excludeErrorStats: true }],
+    [['--renderStatusCodes', '--statusCodes'], { renderStatusCodes: true }],
+    [['--debug'], { debug: true }]
+  ]
+  for (const [names, expected] of flags) {
+    for (const name of names) t.match(parse([name, URL_]), expected, name)
+  }
+  t.match(parse(['-V', 'false', URL_]), { verbose: false }, '-V false')
+  t.match(parse(['--no-verbose', URL_]), { verbose: false }, '--no-verbose')
+  t.match(parse(['-V', URL_]), { verbose: true, url: URL_ }, '-V alone keeps the URL')
+  t.same(parse(['-h']), { help: true })
+  t.same(parse(['--help', URL_]), { help: true })
+  t.same(parse(['-v']), { version: true })
+  t.same(parse(['--version']), { version: true })
+})
+
+t.test('grouped short flags and repeated values', async (t) => {
+  t.match(parse(['-nlj', URL_]), { renderProgressBar: false, renderLatencyTable: true, json: true })
+  t.match(parse(['-c', '1', '-c', '2', URL_]), { connections: 2 }, 'the last one wins')
+})
+
+t.test('-d takes seconds or a timestring', async (t) => {
+  for (const [raw, seconds] of [['10', 10], ['1.5', 1.5], ['10s', 10], ['2m', 120], ['1m30s', 90], ['500ms', 0.5]]) {
+    t.equal(parse(['-d', raw, URL_]).duration, seconds, raw)
+  }
+})
+
+t.test('headers: repeated, K=V and "K: V", values with = and :', async (t) => {
+  const opts = parse(['-H', 'X-A=1', '-H', 'X-B: two words', '--headers', 'Cookie=a=b; c=d', '--header', 'Authorization: Bearer abc==', '-H', 'X-Url=http://x:1/', URL_])
+  t.same(opts.headers, {
+    'X-A': '1',
+    'X-B': 'two words',
+    Cookie: 'a=b; c=d',
+    Authorization: 'Bearer abc==',
+    'X-Url': 'http://x:1/'
+  })
+  t.equal(opts.url, URL_, 'the URL after -H is not taken as another header')
+  t.throws(() => parse(['-H', 'nothing', URL_]), { message: 'An HTTP header was not correctly formatted: "nothing" (use -H name=value or -H "name: value")' })
+  t.throws(() => parse(['-H', '=x', URL_]), /not correctly formatted/)
+})
+
+t.test('--warmup [ -c -d ] sub-arguments', async (t) => {
+  t.match(parse(['--warmup', '[', '-c', '1', '-d', '3', ']', URL_]), { warmup: { connections: 1, duration: 3 }, connections: 10, duration: 10, url: URL_ })
+  t.match(parse(['-W', '[-c', '2', '-d', '2s]', '-c', '7', URL_]), { warmup: { connections: 2, duration: 2 }, connections: 7 })
+  t.match(parse([URL_, '-W', '[', '--connections=3', '--duration', '1m', ']']), { warmup: { connections: 3, duration: 60 } })
+  t.same(parse(['-W', URL_]).warmup, {}, 'bare -W: a warmup like the run')
+  t.throws(() => parse(['-W', '[', '-c', '1', URL_]), { message: 'Missing "]" after -W [' })
+  t.throws(() => parse(['-W', '[', '-p', '1', ']', URL_]), { message: 'Unknown warmup option: -p (use -c and -d, e.g. --warmup [ -c 1 -d 3 ])' })
+  t.throws(() => parse(['-W', '[', '-c', 'x', ']', URL_]), { message: 'Invalid value for -c/--connections: "x" is not a number' })
+})
+
+t.test('URLs: several, without a scheme, a path with PORT', async (t) => {
+  t.same(parse(['http://a/1', 'https://b/2']).url, ['http://a/1', 'https://b/2'])
+  t.equal(parse(['localhost:3000/x']).url, 'http://localhost:3000/x')
+  t.equal(parse(['/hello?a=1'], { PORT: '4567' }).url, 'http://localhost:4567/hello?a=1')
+  t.equal(parse([URL_ + '/x'], { PORT: '4567' }).url, URL_ + '/x', 'a full URL stays as it is')
+})
+
+t.test('--on-port and the command after --', async (t) => {
+  t.match(parse(['--on-port', '/x', '--', 'node', 'server.js', '--port', '0']), { onPort: true, url: '/x', spawn: ['node', 'server.js', '--port', '0'] })
+  t.match(parse(['/x', '--', 'node', 'server.js']), { onPort: true, spawn: ['node', 'server.js'] }, '`-- node` implies --on-port')
+  t.match(parse(['--on-port', '--', 'npm', 'start']), { onPort: true, url: '/', spawn: ['npm', 'start'] }, 'the URL defaults to /')
+  t.match(parse(['-c', '3', '/', '--', 'node', 's.js', '-c', '9']), { connections: 3 }, 'flags after -- belong to the command')
+  t.throws(() => parse(['--on-port', '/']), { message: '--on-port needs a command after --, e.g. -- node server.js' })
+  t.throws(() => parse([URL_, '--', 'sleep', '1']), { message: 'Unexpected command after --: sleep 1 (use --on-port to start it)' })
+})
+
+t.test('files: -i body, -F form, --har, --cert/--key/--ca', async (t) => {
+  const dir = tmpdir(t)
+  const file = (name, content) => {
+    const p = path.join(dir, name)
+    fs.writeFileSync(p, content)
+    return p
+  }
+  const body = file('body.bin', Buffer.from([0, 1, 2, 255]))
+  t.same(parse(['-i', body, URL_]).body, Buffer.from([0, 1, 2, 255]), '-i reads the file as bytes')
+  t.same(parse(['--input', body, URL_]).body, Buffer.from([0, 1, 2, 255]))
+
+  const form = { a: { type: 'text', value: 'x' } }
+  t.match(parse(['-F', JSON.stringify(form), URL_]), { form, method: 'POST' }, 'a form is posted')
+  t.match(parse(['-F', JSON.stringify(form), '-m', 'PUT', URL_]), { form, method: 'PUT' })
+  const formFile = file('form.json', JSON.stringify(form))
+  t.equal(parse(['--form', formFile, URL_]).form, formFile, 'a form file is checked and passed by path')
+
+  const har = { log: { entries: [] } }
+  t.same(parse(['--har', file('x.har', JSON.stringify(har)), URL_]).har, har)
+
+  const opts = parse(['--cert', file('c.pem', 'CERT'), '--key', file('k.pem', 'KEY'), '--ca', file('a.pem', 'A'), '--ca', file('b.pem', 'B'), URL_])
+  t.same(opts.tlsOptions, { cert: Buffer.from('CERT'), key: Buffer.from('KEY'), ca: [Buffer.from('A'), Buffer.from('B')] })
+  t.same(parse(['--ca', '[', path.join(dir, 'a.pem'), path.join(dir, 'b.pem'), ']', URL_]).tlsOptions.ca, [Buffer.from('A'), Buffer.from('B')], '--ca [ list ]')
+  t.notOk('cert' in opts || 'key' in opts || 'ca' in opts, 'only tlsOptions reaches the library')
+})
+
+t.test('bad input: one-line errors', async (t) => {
+  const dir = tmpdir(t)
+  const bad = path.join(dir, 'bad.json')
+  fs.writeFileSync(bad, '{ nope')
+  const cases = [
+    [['--nope', URL_], 'Unknown option: --nope (see autocannon --help)'],
+    [['-z', URL_], 'Unknown option: -z (see autocannon --help)'],
+    [[], 'Missing URL: usage: autocannon [opts] URL (see autocannon --help)'],
+    [['-c', '10'], 'Missing URL: usage: autocannon [opts] URL (see autocannon --help)'],
+    [['-c', 'ten', URL_], 'Invalid value for -c/--connections: "ten" is not a number'],
+    [['-c', '1.5', URL_], 'Invalid value for -c/--connections: "1.5" is not a whole number'],
+    [['-c'], 'Missing value for -c/--connections'],
+    [['-R', 'fast', URL_], 'Invalid value for -R/--overallRate: "fast" is not a number'],
+    [['-d', 'forever', URL_], 'Invalid value for -d/--duration: "forever" is not a number of seconds or a timestring such as 10s or 2m'],
+    [['-i', path.join(dir, 'missing.txt'), URL_], `Failed to load input file: ENOENT: no such file or directory, open '${path.join(dir, 'missing.txt')}'`],
+    [['--har', path.join(dir, 'missing.har'), URL_], `Failed to load HAR file: ENOENT: no such file or directory, open '${path.join(dir, 'missing.har')}'`],
+    [['--har', bad, URL_], /^Failed to load HAR file: .*bad\.json is not valid JSON: /],
+    [['--cert', path.join(dir, 'c.pem'), URL_], `Failed to load cert file: ENOENT: no such file or directory, open '${path.join(dir, 'c.pem')}'`],
+    [['--key', path.join(dir, 'k.pem'), URL_], /^Failed to load key file: ENOENT/],
+    [['--ca', path.join(dir, 'a.pem'), URL_], /^Failed to load ca file: ENOENT/],
+    [['-F', '{ "a": ', URL_], /^Invalid JSON in -F\/--form: /],
+    [['-F', bad, URL_], /^Invalid JSON in form file .*bad\.json: /],
+    [['-F', path.join(dir, 'nope.json'), URL_], /^Failed to load form file: ENOENT/],
+    [['http://'], 'Invalid URL "http://"'],
+    [['http://exa mple.com'], 'Invalid URL "http://exa mple.com"'],
+    [['ftp://example.com'], 'Invalid URL "ftp://example.com": only http:// and https:// are supported'],
+    [['/path'], 'Invalid URL "/path": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT']
+  ]
+  for (const [args, message] of cases) {
+    let err
+    try {
+      parse(args)
+    } catch (e) {
+      err = e
+    }
+    t.ok(err instanceof Error, `${args.join(' ')} throws`)
+    if (!err) continue
+    t.notOk(err.message.includes('\n'), 'one line')
+    if (typeof message === 'string') t.equal(err.message, message)
+    else t.match(err.message, message)
+  }
+})
