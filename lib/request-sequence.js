@@ -248,10 +248,11 @@ class RequestSequence {
     }
   }
 
-  // True when every request is the same bytes: the client can then batch
+  // Set when every request is the same bytes and nothing needs to know
+  // where a round starts (no context to reset): the client can then batch
   // pipelined writes from one buffer.
   get staticBytes () {
-    return this.entries.length === 1 ? this.entries[0].bytes : null
+    return this.entries.length === 1 && !this.usesContext ? this.entries[0].bytes : null
   }
 
   restart () {

@@ -375,3 +375,16 @@ t.test('CLI: -I replaces [<id>] in -b with unique ids', { skip: skipCli }, async
   t.equal(ids.size, 500)
   t.ok(seen.every((r) => r.url === `/x/${JSON.parse(r.body).id}`), 'the id in the path is the one in the body')
 })
+
+t.test('a single entry with only onResponse still gets a fresh context for each request', async (t) => {
+  const { url } = await recordingServer(t)
+  const seenCounts = []
+  await autocannon({
+    url,
+    connections: 1,
+    amount: 6,
+    initialContext: { count: 0 },
+    requests: [{ onResponse: (status, body, context) => { seenCounts.push(++context.count) } }]
+  })
+  t.same(seenCounts, [1, 1, 1, 1, 1, 1])
+})
