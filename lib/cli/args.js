@@ -54,7 +54,8 @@ const OPTIONS = {
   ca: { kind: 'list' },
   debug: { kind: 'boolean' },
   version: { alias: 'v', kind: 'boolean' },
-  verbose: { alias: 'V', kind: 'boolean', default: true },
+  // No yargs default: an explicit -V brings the tables back under -j.
+  verbose: { alias: 'V', kind: 'boolean' },
   help: { alias: 'h', kind: 'boolean' }
 }
 
@@ -344,7 +345,15 @@ function parseArguments (argv, env = process.env) {
 
   if (opts.n) opts.renderProgressBar = false
   delete opts.n
-  opts.renderResultsTable = true
+  // -j: stdout is for the JSON, and nothing is drawn on stderr either,
+  // unless -V asks for the tables there.
+  if (opts.json) {
+    opts.renderProgressBar = false
+    opts.renderResultsTable = opts.verbose === true
+  } else {
+    opts.renderResultsTable = true
+  }
+  if (opts.verbose === undefined) opts.verbose = true
 
   if (opts.headers) opts.headers = parseHeaders(opts.headers)
   if (opts.input !== undefined) {

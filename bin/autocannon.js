@@ -1,0 +1,4 @@
+#!/usr/bin/env node
+'use strict'
+
+require('../lib/cli/main').main(process.argv.slice(2))

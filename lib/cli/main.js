@@ -1,0 +1,235 @@
+'use strict'
+
+// The `autocannon` command: parse, then run (after a warmup, against a
+// command started with --on-port, round after round with -f), showing
+// progress and tables on stderr or one JSON line per result on stdout.
+// Exit code 0 after a run, 1 with a single line on stderr for bad input.
+
+const fs = require('fs')
+const path = require('path')
+const { parseArguments } = require('./args')
+
+// Options only the command line knows; the library gets the rest.
+const CLI_ONLY = ['json', 'renderProgressBar', 'renderResultsTable', 'renderLatencyTable', 'renderStatusCodes',
+  'verbose', 'warmup', 'onPort', 'spawn', 'help', 'version']
+
+// Thrown to end quietly after Ctrl-C, when there is no result to show.
+class Interrupted extends Error {}
+
+function libraryOptions (opts) {
+  const out = { ...opts }
+  for (const key of CLI_ONLY) delete out[key]
+  return out
+}
+
+function oneLine (err) {
+  const message = err && err.message !== undefined ? err.message : String(err)
+  return String(message).split('\n')[0]
+}
+
+function fail (err) {
+  process.stderr.write(`${oneLine(err)}\n`)
+  process.exitCode = 1
+}
+
+function main (argv) {
+  let opts
+  try {
+    opts = parseArguments(argv)
+  } catch (err) {
+    return fail(err)
+  }
+  if (opts.help) {
+    process.stdout.write(fs.readFileSync(path.join(__dirname, '..', '..', 'help.txt'), 'utf8'))
+    return
+  }
+  if (opts.version) {
+    const { version } = require('../../package.json')
+    process.stdout.write(`autocannon v${version}\nnode ${process.version}\n`)
+    return
+  }
+
+  // Whatever goes wrong later is still told in one line, not a stack trace.
+  process.on('uncaughtException', (err) => {
+    if (opts.debug && err && err.stack) process.stderr.write(`${err.stack}\n`)
+    fail(err)
+    process.exit(1)
+  })
+
+  return start(opts).then((code) => {
+    process.exitCode = code
+  }, (err) => {
+    if (err instanceof Interrupted) process.exitCode = 130
+    else fail(err)
+  })
+}
+
+// One run (or, with -f, one series of rounds) of the library, shown as the
+// options ask. Resolves to the result.
+function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
+  const autocannon = require('../../autocannon')
+  const libOpts = libraryOptions(opts)
+  if (warmup) {
+    Object.assign(libOpts, opts.warmup)
+    // A warmup given a duration runs for it, even before an amount run.
+    if (opts.warmup.duration !== undefined) libOpts.amount = 0
+    libOpts.forever = false
+  }
+  const instance = autocannon(libOpts)
+  session.current = instance
+  if (session.stopped) instance.stop()
+
+  if (opts.json && !warmup) {
+    // One line per result (per round with -f), and nothing else on stdout.
+    instance.on('done', (result) => {
+      if (warmupResult) result.warmup = warmupResult
+      process.stdout.write(JSON.stringify(result) + '\n')
+    })
+  }
+  if (opts.renderProgressBar || opts.renderResultsTable) {
+    require('../track')(instance, {
+      outputStream: process.stderr,
+      renderProgressBar: opts.renderProgressBar,
+      renderResultsTable: !warmup && opts.renderResultsTable,
+      renderLatencyTable: opts.renderLatencyTable,
+      renderStatusCodes: opts.renderStatusCodes,
+      verbose: opts.verbose,
+      warmupRunning: warmup
+    })
+  }
+  return Promise.resolve(instance).finally(() => { session.current = null })
+}
+
+async function start (opts) {
+  // Ctrl-C stops the run, which still ends with its results; a second one
+  // gives up at once.
+  const session = { stopped: false, current: null, interrupt: null }
+  const onSigint = () => {
+    if (session.stopped) process.exit(130)
+    session.stopped = true
+    if (session.current) session.current.stop()
+    if (session.interrupt) session.interrupt()
+  }
+  process.on('SIGINT', onSigint)
+
+  let command = null
+  try {
+    if (opts.onPort) {
+      command = await startCommand(opts, session)
+      opts = { ...opts, url: pointAt(opts.url, command.listening) }
+    }
+    let warmupResult
+    if (opts.warmup) {
+      warmupResult = await runOnce(opts, session, { warmup: true })
+      if (session.stopped) throw new Interrupted()
+    }
+    await runOnce(opts, session, { warmupResult })
+    return 0
+  } finally {
+    process.removeListener('SIGINT', onSigint)
+    if (command) await command.stop()
+  }
+}
+
+// --on-port: the URL given (often just a path) on the port the command
+// listens on.
+function pointAt (url, { port, address }) {
+  const host = !address || address === '::' ? 'localhost'
+    : address === '0.0.0.0' ? '127.0.0.1'
+      : address.includes(':') ? `[${address}]` : address
+  const one = (u) => {
+    if (u.startsWith('/')) return `http://${host}:${port}${u}`
+    const target = new URL(u)
+    target.port = String(port)
+    return target.href
+  }
+  return Array.isArray(url) ? url.map(one) : one(url)
+}
+
+// Starts the command after `--` with detect-port.js preloaded, and resolves
+// once it listens, to { listening: { port, address }, stop() }.
+function startCommand (opts, session) {
+  const os = require('os')
+  const net = require('net')
+  const { spawn } = require('child_process')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-'))
+  const socketPath = path.join(dir, 'port.sock')
+  const [file, ...args] = opts.spawn
+  const preload = `--require ${JSON.stringify(path.join(__dirname, 'detect-port.js'))}`
+
+  let child = null
+  let exited = false
+  const server = net.createServer()
+  let cleaned = false
+  const cleanup = () => {
+    if (cleaned) return
+    cleaned = true
+    server.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  const stop = () => new Promise((resolve) => {
+    cleanup()
+    if (exited || !child || child.pid === undefined) return resolve()
+    child.once('exit', () => resolve())
+    // Its own process group: a shell or npm wrapper goes with its server.
+    const kill = (signal) => {
+      try {
+        process.kill(-child.pid, signal)
+      } catch {
+        try { child.kill(signal) } catch {}
+      }
+    }
+    kill('SIGTERM')
+    setTimeout(() => kill('SIGKILL'), 3000).unref()
+  })
+
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const settle = (err, value) => {
+      if (settled) return
+      settled = true
+      session.interrupt = null
+      if (err) stop().then(() => reject(err))
+      else resolve(value)
+    }
+    session.interrupt = () => settle(new Interrupted())
+    server.on('connection', (socket) => {
+      let data = ''
+      socket.setEncoding('utf8')
+      socket.on('data', (chunk) => { data += chunk })
+      socket.on('error', () => {})
+      socket.on('end', () => {
+        let msg
+        try {
+          msg = JSON.parse(data)
+        } catch {
+          return
+        }
+        if (Number.isInteger(msg.port)) settle(null, { listening: msg, stop })
+      })
+    })
+    server.on('error', (err) => settle(new Error(`--on-port: cannot listen for the command's port: ${err.message}`)))
+    server.listen(socketPath, () => {
+      child = spawn(file, args, {
+        // With -j, stdout is for the JSON only: the command's output goes to stderr.
+        stdio: ['ignore', opts.json ? 2 : 'inherit', 'inherit'],
+        detached: true,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: process.env.NODE_OPTIONS ? `${preload} ${process.env.NODE_OPTIONS}` : preload,
+          AUTOCANNON_DETECT_PORT_SOCKET: socketPath
+        }
+      })
+      child.once('exit', (code, signal) => {
+        exited = true
+        settle(new Error(`--on-port: the command exited (${signal || `code ${code}`}) before listening on a port: ${opts.spawn.join(' ')}`))
+      })
+      child.once('error', (err) => {
+        exited = true
+        settle(new Error(`--on-port: cannot start ${file}: ${err.message}`))
+      })
+    })
+  })
+}
+
+module.exports = { main, pointAt }
