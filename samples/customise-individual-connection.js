@@ -22,7 +22,7 @@ server.listen(0, '127.0.0.1', () => {
   autocannon({
     url: `http://127.0.0.1:${server.address().port}`,
     connections: 10,
-    duration: 1,
+    amount: 2000,
     method: 'POST',
     setupClient
   }, (err, result) => {

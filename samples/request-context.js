@@ -24,7 +24,7 @@ server.listen(0, '127.0.0.1', () => {
   autocannon({
     url,
     connections: 4,
-    duration: 1,
+    amount: 2000,
     requests: [
       {
         // let's create a new user
