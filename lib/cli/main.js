@@ -167,18 +167,27 @@ function startCommand (opts, session) {
     server.close()
     fs.rmSync(dir, { recursive: true, force: true })
   }
+  // Its own process group: a shell or npm wrapper goes with its server.
+  const kill = (signal) => {
+    try {
+      process.kill(-child.pid, signal)
+    } catch {
+      try { child.kill(signal) } catch {}
+    }
+  }
+  // However autocannon ends (a second Ctrl-C, a crash), the command ends too.
+  const killOnExit = () => { if (child && !exited && child.pid !== undefined) kill('SIGKILL') }
+  process.once('exit', killOnExit)
   const stop = () => new Promise((resolve) => {
     cleanup()
-    if (exited || !child || child.pid === undefined) return resolve()
-    child.once('exit', () => resolve())
-    // Its own process group: a shell or npm wrapper goes with its server.
-    const kill = (signal) => {
-      try {
-        process.kill(-child.pid, signal)
-      } catch {
-        try { child.kill(signal) } catch {}
-      }
+    if (exited || !child || child.pid === undefined) {
+      process.removeListener('exit', killOnExit)
+      return resolve()
     }
+    child.once('exit', () => {
+      process.removeListener('exit', killOnExit)
+      resolve()
+    })
     kill('SIGTERM')
     setTimeout(() => kill('SIGKILL'), 3000).unref()
   })
