@@ -64,7 +64,7 @@ t.test('in a terminal', { skip: hasScript() ? false : 'util-linux script is not 
   const url = await serve(t)
 
   t.test('a duration run: bar, then coloured tables', async (t) => {
-    const { code, output } = await inTerminal(['-d', '2', '-c', '2', url])
+    const { code, output } = await inTerminal(['-d', '2', '-c', '2', '-R', '2000', url])
     t.equal(code, 0, output)
     t.match(output, `Running 2s test @ ${url}\n2 connections\n`)
     t.match(output, /\u001b\[32mrunning\u001b\[39m \[/, 'the bar, with its label in green')
@@ -95,7 +95,7 @@ t.test('in a terminal', { skip: hasScript() ? false : 'util-linux script is not 
   })
 
   t.test('NO_COLOR: the bar without colour, the tables without colour', async (t) => {
-    const { code, output } = await inTerminal(['-d', '1', '-c', '1', url], { NO_COLOR: '1' })
+    const { code, output } = await inTerminal(['-d', '1', '-c', '1', '-R', '1000', url], { NO_COLOR: '1' })
     t.equal(code, 0, output)
     t.match(output, /running \[/)
     t.notMatch(output, /\u001b\[(3\d|1|22|39)m/, 'no colour codes')

@@ -106,6 +106,9 @@ function abbreviate (n) {
   return n < 1000 ? String(n) : `${Math.round(n / 1000)}k`
 }
 
+// Runs longer than a moment are held to a rate (-R) so that they leave CPU
+// to the timing tests running beside them.
+
 t.test('a default run: header, tables and summary on stderr, nothing on stdout', async (t) => {
   const s = await server(t)
   const { code, stdout, stderr } = await run(['-d', '1', '-c', '3', s.url])
@@ -128,7 +131,7 @@ t.test('the printed tables match the -j result of the same run', async (t) => {
     res.statusCode = seen.requests % 10 === 0 ? 404 : 200
     res.end('hello world')
   })
-  const { code, stdout, stderr } = await run(['-j', '-V', '-l', '--renderStatusCodes', '-d', '2', '-c', '2', s.url])
+  const { code, stdout, stderr } = await run(['-j', '-V', '-l', '--renderStatusCodes', '-d', '2', '-c', '2', '-R', '5000', s.url])
   t.equal(code, 0, stderr)
   const { lines, result: r } = json(stdout)
   t.equal(lines.length, 1, 'one JSON line on stdout')
@@ -286,7 +289,7 @@ t.test('limits, rates, sampling, title, expected body, bailout, timeouts, --debu
   const perConnection = await result(['-r', '20', '-C', '-d', '1', '-c', '2'])
   t.ok(perConnection.requests.total >= 25 && perConnection.requests.total <= 55, `-r 20 -C, 2 connections, 1 s: ${perConnection.requests.total}`)
 
-  const sampled = await run(['-j', '-V', '-L', '500', '-T', 'sampled', '-d', '1', '-c', '1', s.url])
+  const sampled = await run(['-j', '-V', '-L', '500', '-T', 'sampled', '-d', '1', '-c', '1', '-R', '2000', s.url])
   const sr = json(sampled.stdout).result
   t.equal(sr.sampleInt, 500)
   t.equal(sr.title, 'sampled')
@@ -358,7 +361,7 @@ t.test('-h prints help.txt, -v the version', async (t) => {
 
 t.test('--warmup [ -c -d ] runs unrecorded first, then the run', async (t) => {
   const s = await server(t)
-  let out = await run(['-c', '2', '-d', '1', '-W', '[', '-c', '1', '-d', '1', ']', '-j', s.url])
+  let out = await run(['-c', '2', '-d', '1', '-R', '2000', '-W', '[', '-c', '1', '-d', '1', ']', '-j', s.url])
   t.equal(out.code, 0, out.stderr)
   const { lines, result } = json(out.stdout)
   t.equal(lines.length, 1, 'only the run is printed')
@@ -369,7 +372,7 @@ t.test('--warmup [ -c -d ] runs unrecorded first, then the run', async (t) => {
   t.ok(s.requests >= result.requests.total + result.warmup.requests.total)
   t.ok(result.start >= result.warmup.finish, 'the run starts after the warmup')
 
-  out = await run(['-c', '2', '-d', '1', '--warmup', '[-c', '1', '-d', '1]', s.url])
+  out = await run(['-c', '2', '-d', '1', '-R', '2000', '--warmup', '[-c', '1', '-d', '1]', s.url])
   t.equal(out.code, 0, out.stderr)
   const warmupAt = out.stderr.indexOf(`Running 1s warmup @ ${s.url}\n1 connections\n`)
   const testAt = out.stderr.indexOf(`Running 1s test @ ${s.url}\n2 connections\n`)
@@ -400,7 +403,7 @@ t.test('-f runs round after round until Ctrl-C', async (t) => {
 
 t.test('Ctrl-C stops the run and still prints its results', async (t) => {
   const s = await server(t)
-  const child = start(['-d', '30', '-c', '2', s.url])
+  const child = start(['-d', '30', '-c', '2', '-R', '2000', s.url])
   await until(() => child.err.includes('Running') && s.requests > 0)
   await new Promise((resolve) => setTimeout(resolve, 1200))
   const stoppedAt = Date.now()
