@@ -79,6 +79,17 @@ function statusColor (chalk, code) {
   return Number(code) >= 400 ? chalk.redBright : chalk.cyan
 }
 
+// Target and achieved rate, and how far behind the plan the generator was
+// forced to fall (a server that cannot keep up, or too few connections).
+function rateLine (rate) {
+  let line = `target rate ${count(rate.target)} req/s, achieved ${count(rate.achieved)} req/s`
+  if (rate.late > 0) {
+    const p99 = rate.lateness ? rate.lateness.p99 : undefined
+    line += `; ${abbreviate(rate.late)} requests late, p99 lateness ${ms(p99)} ms`
+  }
+  return line
+}
+
 function printResult (result, opts) {
   opts = Object.assign({}, DEFAULTS, opts)
   const lines = []
@@ -90,6 +101,12 @@ function printResult (result, opts) {
 
     const latency = makeTable(chalk, ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'])
     latency.push(lowRow(chalk.bold('Latency'), result.latency, withMs))
+    // Under a fixed rate `Latency` counts from when each request should have
+    // gone out (wrk2); the service time beside it shows what the server did
+    // once a request reached it.
+    if (result.latencyUncorrected) {
+      latency.push(lowRow(chalk.bold('Latency (uncorrected)'), result.latencyUncorrected, withMs))
+    }
     out('\n' + latency.toString())
 
     const volume = makeTable(chalk, ['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'])
@@ -123,6 +140,7 @@ function printResult (result, opts) {
     }
   }
 
+  if (result.rate) out(rateLine(result.rate))
   if (result.non2xx) {
     out(`${result['2xx']} 2xx responses, ${result.non2xx} non 2xx responses`)
   }

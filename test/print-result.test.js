@@ -176,3 +176,26 @@ t.test('latency formatting', async (t) => {
   t.equal(f(0), '0')
   t.equal(f(10000.004), '10000')
 })
+
+t.test('under a fixed rate: the uncorrected latency row and the rate line', async (t) => {
+  const result = fixture({
+    latencyUncorrected: { ...stats(0.1, 0.01), average: 0.3, mean: 0.3, stddev: 0.05, min: 0.05, max: 2.5, p99: 0.42 },
+    rate: {
+      target: 1000,
+      achieved: 998.2,
+      late: 1523,
+      lateness: { ...stats(1, 10), p99: 903.17 }
+    }
+  })
+  const text = printResult(result, { outputStream: plain })
+  const rows = tableByName(parseTables(text)[0])
+  t.equal(parseMs(rows.Latency['99%']), Math.round(result.latency.p99 * 100) / 100, 'corrected latency first')
+  t.equal(parseMs(rows['Latency (uncorrected)']['99%']), 0.42, 'service time beside it')
+  t.equal(parseMs(rows['Latency (uncorrected)'].Max), 2.5)
+  t.match(text, /^target rate 1,000 req\/s, achieved 998.2 req\/s; 2k requests late, p99 lateness 903.17 ms$/m)
+
+  const onTime = printResult(fixture({ rate: { target: 500, achieved: 500, late: 0 } }), { outputStream: plain })
+  t.match(onTime, /^target rate 500 req\/s, achieved 500 req\/s$/m, 'no lateness clause when on time')
+  t.equal(parseTables(onTime)[0].length, 2, 'one latency row without an uncorrected histogram')
+  t.notMatch(printResult(fixture(), { outputStream: plain }), /target rate/, 'no rate line without a rate')
+})
