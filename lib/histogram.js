@@ -20,8 +20,22 @@ function build (Constructor, highest) {
   return histogram
 }
 
+// One recordValue per response puts the bucket lookup on the hot path. The
+// library finds a value's bucket with Math.log2, Math.floor and Math.pow on
+// doubles; for the integer microseconds we record, clz32 and shifts give
+// the same index in a fraction of the time. Anything else takes the
+// library's own path.
+class LatencyHistogram extends Int32Histogram {
+  countsArrayIndex (value) {
+    if ((value | 0) !== value || value < 0 || this.unitMagnitude !== 0) return super.countsArrayIndex(value)
+    const magnitude = this.subBucketHalfCountMagnitude
+    const bucketIndex = Math.max(31 - Math.clz32(value) - magnitude, 0)
+    return ((bucketIndex + 1) << magnitude) + (value >>> bucketIndex) - this.subBucketHalfCount
+  }
+}
+
 function createLatencyHistogram () {
-  return build(Int32Histogram, HOUR_US)
+  return build(LatencyHistogram, HOUR_US)
 }
 
 function createCountHistogram () {
