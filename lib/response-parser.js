@@ -145,6 +145,20 @@ class ResponseParser {
     this.fail('HPE_INCOMPLETE', 'connection closed before the response was complete')
   }
 
+  // "HTTP/1.x NNN" at buf[i..i+11], well formed: sets version and status.
+  statusLine (buf, i) {
+    if (buf[i + 1] !== 0x54 || buf[i + 2] !== 0x54 || buf[i + 3] !== 0x50 || buf[i + 4] !== 0x2f ||
+      buf[i + 5] !== 0x31 || buf[i + 6] !== 0x2e || buf[i + 8] !== SP) return false
+    const minor = buf[i + 7] - 48
+    const a = buf[i + 9] - 48
+    const b = buf[i + 10] - 48
+    const c = buf[i + 11] - 48
+    if (minor < 0 || minor > 9 || a < 0 || a > 9 || b < 0 || b > 9 || c < 0 || c > 9) return false
+    this.httpMinor = minor
+    this.statusCode = a * 100 + b * 10 + c
+    return true
+  }
+
   execute (buf, start = 0, end = buf.length) {
     let i = start
     let msgStart = start
@@ -160,6 +174,12 @@ class ResponseParser {
           }
           if (c !== 0x48) return this.fail('HPE_INVALID_CONSTANT', 'expected "HTTP/1." at the start of a response')
           this.resetMessage()
+          if (end - i > 12 && this.statusLine(buf, i)) {
+            // Whole "HTTP/1.x NNN" in this read: one step instead of twelve.
+            i += 12
+            this.state = S_AFTER_CODE
+            continue
+          }
           this.state = S_PROTO
           this.pos = 1
           i++
@@ -204,12 +224,10 @@ class ResponseParser {
           continue
         }
         case S_REASON: {
-          const lf = buf.indexOf(LF, i)
-          if (lf === -1 || lf >= end) {
-            i = end
-            continue
-          }
-          i = lf + 1
+          // Lines are short: a JS scan beats a native indexOf call here.
+          while (i < end && buf[i] !== LF) i++
+          if (i === end) continue
+          i++
           this.state = S_HEADER_START
           continue
         }
@@ -293,13 +311,10 @@ class ResponseParser {
         case S_VALUE: {
           const kind = this.headerKind
           if (kind === H_NONE && this.headers === null) {
-            // Uninteresting header: jump to its end natively.
-            const lf = buf.indexOf(LF, i)
-            if (lf === -1 || lf >= end) {
-              i = end
-              continue
-            }
-            i = lf + 1
+            // Uninteresting header: skip to its end without looking.
+            while (i < end && buf[i] !== LF) i++
+            if (i === end) continue
+            i++
             this.state = S_HEADER_START
             continue
           }
