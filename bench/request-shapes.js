@@ -2,14 +2,15 @@
 
 // CPU per request of the request shapes (issue 4): a single request, a
 // `requests` array of 3 static entries, setupRequest hooks, idReplacement,
-// against a minimal raw HTTP server in another process. Each shape runs in
+// against the canned-response server (canned-server.js) in another process. Each shape runs in
 // a fresh process; the median of the trials is printed.
 //
 //   node bench/request-shapes.js [shapes] [pipelinings] [trials] [seconds]
 //   node bench/request-shapes.js single,static3,hook 1,10 5 3
 
-const net = require('net')
-const { fork, execFileSync } = require('child_process')
+const { execFile } = require('child_process')
+const { startCanned } = require('./targets')
+const { pinned } = require('./measure')
 
 const SHAPES = {
   single: {},
@@ -18,27 +19,6 @@ const SHAPES = {
   hookPath: { requests: [{ setupRequest: (req) => ({ ...req, path: '/p' }) }] },
   hook3: { requests: [{ path: '/a' }, { path: '/b', setupRequest: (req) => req }, { path: '/c' }] },
   id: { idReplacement: true, requests: [{ path: '/items/[<id>]' }] }
-}
-
-const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
-
-function server () {
-  const srv = net.createServer((socket) => {
-    let matched = 0
-    socket.on('data', (buf) => {
-      let n = 0
-      for (let i = 0; i < buf.length; i++) {
-        const c = buf[i]
-        if (c === (matched % 2 === 0 ? 13 : 10)) {
-          if (++matched === 4) { n++; matched = 0 }
-        } else matched = c === 13 ? 1 : 0
-      }
-      if (n) socket.write(n === 1 ? RESPONSE : Buffer.concat(new Array(n).fill(RESPONSE)))
-    })
-    socket.on('error', () => {})
-  })
-  srv.listen(0, '127.0.0.1', () => process.send({ port: srv.address().port }))
-  process.on('disconnect', () => process.exit(0))
 }
 
 function one (port, shape, pipelining, seconds) {
@@ -51,36 +31,55 @@ function one (port, shape, pipelining, seconds) {
   })
 }
 
-function main () {
-  const shapes = (process.argv[2] || 'single,static3,hook,hookPath,hook3,id').split(',')
-  const pipes = (process.argv[3] || '1,10').split(',').map(Number)
-  const trials = Number(process.argv[4] || 3)
-  const seconds = Number(process.argv[5] || 3)
-  const child = fork(__filename, ['--server'])
-  child.once('message', ({ port }) => {
-    const results = {}
-    for (let k = 0; k < trials; k++) {
-      for (const p of pipes) {
-        for (const s of shapes) {
-          const out = JSON.parse(execFileSync(process.execPath, [__filename, '--one', port, s, p, seconds]).toString())
-          ;(results[`${s} p=${p}`] = results[`${s} p=${p}`] || []).push(out.usPerReq)
-        }
-      }
-    }
-    const median = (v) => v.slice().sort((a, b) => a - b)[Math.floor(v.length / 2)]
-    for (const p of pipes) {
-      const base = median(results[`single p=${p}`] || results[`${shapes[0]} p=${p}`])
-      for (const s of shapes) {
-        const m = median(results[`${s} p=${p}`])
-        console.log(`${s.padEnd(9)} p=${String(p).padEnd(3)} ${m.toFixed(3)} µs/req  x${(m / base).toFixed(2)} of ${results[`single p=${p}`] ? 'single' : shapes[0]}`)
-      }
-    }
-    child.kill()
+function trial (cpus, port, shape, pipelining, seconds) {
+  const [cmd, args] = pinned(cpus, process.execPath, [__filename, '--one', port, shape, pipelining, seconds])
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, (err, stdout) => err ? reject(err) : resolve(JSON.parse(stdout).usPerReq))
   })
 }
 
-if (process.argv[2] === '--server') server()
-else if (process.argv[2] === '--one') one(Number(process.argv[3]), process.argv[4], Number(process.argv[5]), Number(process.argv[6]))
-else main()
+const median = (v) => v.slice().sort((a, b) => a - b)[Math.floor(v.length / 2)]
 
-module.exports = { SHAPES }
+// → { 'single p=1': µs, 'static3 p=1': µs, ... }, medians of `trials`; each
+// shape runs in a fresh process, interleaved so drift hits all alike.
+async function runShapes ({ shapes, pipelinings, trials, seconds, cpus = {} }) {
+  const target = await startCanned({ cpus: cpus.target })
+  const port = new URL(target.url).port
+  const results = {}
+  try {
+    for (let k = 0; k < trials; k++) {
+      for (const p of pipelinings) {
+        for (const s of shapes) {
+          const key = `${s} p=${p}`
+          ;(results[key] = results[key] || []).push(await trial(cpus.generator, port, s, p, seconds))
+        }
+      }
+    }
+  } finally {
+    await target.stop()
+  }
+  const out = {}
+  for (const key of Object.keys(results)) out[key] = median(results[key])
+  return out
+}
+
+async function main () {
+  const shapes = (process.argv[2] || 'single,static3,hook,hookPath,hook3,id').split(',')
+  const pipelinings = (process.argv[3] || '1,10').split(',').map(Number)
+  const trials = Number(process.argv[4] || 3)
+  const seconds = Number(process.argv[5] || 3)
+  const table = await runShapes({ shapes, pipelinings, trials, seconds })
+  for (const p of pipelinings) {
+    const baseKey = table[`single p=${p}`] ? 'single' : shapes[0]
+    const base = table[`${baseKey} p=${p}`]
+    for (const s of shapes) {
+      const m = table[`${s} p=${p}`]
+      console.log(`${s.padEnd(9)} p=${String(p).padEnd(3)} ${m.toFixed(3)} µs/req  x${(m / base).toFixed(2)} of ${baseKey}`)
+    }
+  }
+}
+
+if (process.argv[2] === '--one') one(Number(process.argv[3]), process.argv[4], Number(process.argv[5]), Number(process.argv[6]))
+else if (require.main === module) main()
+
+module.exports = { SHAPES, runShapes }

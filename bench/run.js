@@ -1,0 +1,293 @@
+'use strict'
+
+// npm run bench: our generator, the published autocannon and wrk (when
+// installed) against the same target, one after the other, the generator
+// pinned to one CPU and the target to another. Each figure is the median of
+// several runs, shown with the range, and the ratios the project is held to.
+//
+//   npm run bench                       full run (about 10 minutes)
+//   npm run bench -- --quick            2 s runs, one repetition
+//   npm run bench -- --json             the same figures as JSON on stdout
+//   npm run bench -- --only c100,startup --reps 5 --duration 20 --target canned
+
+const os = require('os')
+const { execFileSync } = require('child_process')
+const { measure, hasTaskset } = require('./measure')
+const { startCanned, startNginx, which } = require('./targets')
+const { tools } = require('./tools')
+
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all]'
+const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes']
+
+function parseOptions (argv) {
+  const o = { reps: 3, duration: 10, memorySeconds: 60, json: false, only: SCENARIOS, target: 'all' }
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]
+    const value = () => {
+      if (i + 1 >= argv.length) fail(`${a} needs a value`)
+      return argv[++i]
+    }
+    if (a === '--quick') Object.assign(o, { reps: 1, duration: 2, memorySeconds: 12 })
+    else if (a === '--json') o.json = true
+    else if (a === '--reps') o.reps = positive(a, value())
+    else if (a === '--duration') o.duration = positive(a, value())
+    else if (a === '--only') o.only = value().split(',')
+    else if (a === '--target') o.target = value()
+    else if (a === '-h' || a === '--help') {
+      console.log(USAGE)
+      process.exit(0)
+    } else fail(`unknown argument ${a}`)
+  }
+  for (const s of o.only) if (!SCENARIOS.includes(s)) fail(`unknown scenario ${s} (one of ${SCENARIOS.join(', ')})`)
+  if (!['nginx', 'canned', 'all'].includes(o.target)) fail(`--target must be nginx, canned or all, not ${o.target}`)
+  return o
+}
+
+function positive (flag, text) {
+  const n = Number(text)
+  if (!(n > 0)) fail(`${flag} must be a positive number, not ${text}`)
+  return n
+}
+
+function fail (message) {
+  process.stderr.write(`bench: ${message}\n${USAGE}\n`)
+  process.exit(1)
+}
+
+function median (values) {
+  const v = values.filter((x) => typeof x === 'number' && Number.isFinite(x)).sort((a, b) => a - b)
+  if (v.length === 0) return null
+  const mid = Math.floor(v.length / 2)
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2
+}
+
+function summary (values) {
+  const v = values.filter((x) => typeof x === 'number' && Number.isFinite(x))
+  return { median: median(v), min: v.length ? Math.min(...v) : null, max: v.length ? Math.max(...v) : null, runs: values }
+}
+
+function machine (cpus) {
+  const version = (cmd, args) => {
+    try {
+      return execFileSync(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] }).toString().split('\n')[0].trim()
+    } catch (err) {
+      return String(err.stderr || '').split('\n')[0].trim() || null
+    }
+  }
+  return {
+    cpu: os.cpus()[0] ? os.cpus()[0].model : 'unknown',
+    cores: os.cpus().length,
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    wrk: which('wrk') ? version('wrk', ['-v']) : null,
+    pinning: cpus.generator ? `generator on CPU ${cpus.generator}, target on CPU ${cpus.target}` : 'none (taskset unavailable or one CPU)'
+  }
+}
+
+function cpuSplit () {
+  const n = os.cpus().length
+  if (n < 2 || !hasTaskset()) return { generator: null, target: null, rest: null }
+  return { generator: '0', target: String(n - 1), rest: n > 2 ? `0-${n - 2}` : '0' }
+}
+
+// One generator, one flag set, `reps` times → medians of req/s and CPU µs/req.
+async function runTool (tool, flags, cpus, reps, log) {
+  const runs = []
+  for (let i = 0; i < reps; i++) {
+    const m = await measure(tool.command, tool.args(flags), { cpus })
+    if (m.code !== 0) throw new Error(`${tool.name} exited with ${m.code}: ${(m.stderr || m.stdout).trim().split('\n').pop()}`)
+    const r = tool.parse(m.stdout)
+    const cpu = m.cpu ? m.cpu.user + m.cpu.system : NaN
+    runs.push({ completed: r.completed, errors: r.errors, rps: r.completed / r.duration, cpuUs: cpu / r.completed * 1e6, cpuSeconds: cpu, wall: m.wall })
+    log(`  ${tool.name} run ${i + 1}: ${Math.round(r.completed / r.duration)} req/s, ${(cpu / r.completed * 1e6).toFixed(2)} CPU µs/req${r.errors ? `, ${r.errors} errors` : ''}`)
+  }
+  return {
+    rps: summary(runs.map((r) => r.rps)),
+    cpuUs: summary(runs.map((r) => r.cpuUs)),
+    errors: runs.reduce((a, r) => a + r.errors, 0)
+  }
+}
+
+function ratio (a, b) {
+  return a && b ? a / b : null
+}
+
+async function throughputScenario (name, target, pipelining, ctx, goals) {
+  const flags = { url: target.url, connections: 100, duration: ctx.options.duration, pipelining }
+  const scenario = { name, target: target.name, flags: `-c 100 -d ${flags.duration}${pipelining > 1 ? ` -p ${pipelining}` : ''}`, tools: {}, ratios: {}, goals: [] }
+  ctx.log(`${name} against ${target.name}: ${scenario.flags}`)
+  for (const tool of ctx.tools) {
+    if (tool.supports(flags)) scenario.tools[tool.name] = await runTool(tool, flags, ctx.cpus.generator, ctx.options.reps, ctx.log)
+  }
+  const ours = scenario.tools.ours.cpuUs.median
+  for (const other of Object.keys(scenario.tools).filter((t) => t !== 'ours')) {
+    scenario.ratios[`ours/${other} CPU per request`] = ratio(ours, scenario.tools[other].cpuUs.median)
+  }
+  for (const [other, limit] of Object.entries(goals)) {
+    const r = scenario.ratios[`ours/${other} CPU per request`]
+    if (r != null) scenario.goals.push({ goal: `CPU per request ≤ ${limit}× ${other}`, value: r, met: r <= limit })
+  }
+  return scenario
+}
+
+async function startupScenario (target, ctx) {
+  const flags = { url: target.url, connections: 1, amount: 100 }
+  const scenario = { name: 'startup', target: target.name, flags: '-c 1 -a 100', tools: {}, goals: [] }
+  ctx.log('startup: -c 1 -a 100')
+  const baseline = []
+  for (let i = 0; i < ctx.options.reps; i++) {
+    const m = await measure(process.execPath, ['-e', '0'], { cpus: ctx.cpus.generator })
+    baseline.push(m)
+  }
+  scenario.tools.node = { cpuSeconds: summary(baseline.map((m) => m.cpu.user + m.cpu.system)), wall: summary(baseline.map((m) => m.wall)) }
+  for (const tool of ctx.tools.filter((t) => t.supports(flags))) {
+    // Tables printed as a user sees them, not -j: rendering is part of a run.
+    const runs = []
+    for (let i = 0; i < ctx.options.reps; i++) {
+      const args = tool.args(flags).filter((a) => a !== '-j')
+      const m = await measure(tool.command, args, { cpus: ctx.cpus.generator })
+      if (m.code !== 0) throw new Error(`${tool.name} exited with ${m.code}`)
+      runs.push(m)
+    }
+    scenario.tools[tool.name] = { cpuSeconds: summary(runs.map((m) => m.cpu.user + m.cpu.system)), wall: summary(runs.map((m) => m.wall)) }
+    ctx.log(`  ${tool.name}: ${scenario.tools[tool.name].cpuSeconds.median.toFixed(3)} CPU s, ${scenario.tools[tool.name].wall.median.toFixed(3)} s wall`)
+  }
+  const ours = scenario.tools.ours
+  scenario.goals.push({ goal: 'start-up CPU ≤ 0.10 s', value: ours.cpuSeconds.median, met: ours.cpuSeconds.median <= 0.10 })
+  scenario.goals.push({ goal: 'start-up wall ≤ 0.30 s', value: ours.wall.median, met: ours.wall.median <= 0.30 })
+  return scenario
+}
+
+async function memoryScenario (target, ctx) {
+  const seconds = ctx.options.memorySeconds
+  const early = Math.min(10, Math.floor(seconds / 4))
+  const late = seconds - 1
+  const ours = ctx.tools.find((t) => t.name === 'ours')
+  ctx.log(`memory: -c 1000 -d ${seconds}, RSS at ${early} s and ${late} s`)
+  const m = await measure(ours.command, ours.args({ url: target.url, connections: 1000, duration: seconds, pipelining: 1 }), { cpus: ctx.cpus.generator, rssAt: [early, late] })
+  if (m.code !== 0) throw new Error(`ours exited with ${m.code}`)
+  const [a, b] = m.rss.map((r) => r.kB / 1024)
+  const growth = b / a
+  ctx.log(`  RSS ${a.toFixed(1)} MB → ${b.toFixed(1)} MB`)
+  return {
+    name: 'memory',
+    target: target.name,
+    flags: `-c 1000 -d ${seconds}`,
+    rssMB: { [`${early}s`]: a, [`${late}s`]: b },
+    goals: [
+      { goal: `RSS at ${late} s within 10% of RSS at ${early} s`, value: growth, met: growth <= 1.10 },
+      { goal: 'RSS under 150 MB', value: Math.max(a, b), met: Math.max(a, b) < 150 }
+    ]
+  }
+}
+
+async function workersScenario (target, ctx) {
+  const ours = ctx.tools.find((t) => t.name === 'ours')
+  const counts = [1, 2, 4, 8].filter((n) => n === 1 || n <= os.cpus().length)
+  const scenario = { name: 'workers', target: target.name, flags: `-c 100 -p 10 -d ${ctx.options.duration} -w N`, tools: {}, goals: [] }
+  ctx.log(`workers: ${scenario.flags}, generator on CPUs ${ctx.cpus.rest || 'all'}`)
+  for (const n of counts) {
+    scenario.tools[`w${n}`] = await runTool(ours, { url: target.url, connections: 100, duration: ctx.options.duration, pipelining: 10, workers: n }, ctx.cpus.rest, ctx.options.reps, ctx.log)
+  }
+  return scenario
+}
+
+async function shapesScenario (ctx) {
+  const { runShapes } = require('./request-shapes')
+  ctx.log('shapes: requests arrays and hooks, -c 50, CPU µs per request')
+  const table = await runShapes({ shapes: ['single', 'static3', 'hook'], pipelinings: [1, 10], trials: ctx.options.reps, seconds: Math.min(ctx.options.duration, 5), cpus: ctx.cpus })
+  const goals = []
+  for (const p of [1, 10]) {
+    const base = table[`single p=${p}`]
+    const s3 = table[`static3 p=${p}`] / base
+    const hook = table[`hook p=${p}`] / base
+    goals.push({ goal: `p=${p}: 3 static entries ≤ 1.1× a single request`, value: s3, met: s3 <= 1.1 })
+    goals.push({ goal: `p=${p}: setupRequest hook ≤ 2× a static request`, value: hook, met: hook <= 2 })
+  }
+  return { name: 'shapes', target: 'canned', flags: '-c 50', cpuUs: table, goals }
+}
+
+function fmt (n, digits = 2) {
+  if (n == null) return '–'
+  return n >= 1000 ? Math.round(n).toLocaleString('en-US') : n.toFixed(digits)
+}
+
+function range (s, digits) {
+  return s.runs.length > 1 ? `${fmt(s.median, digits)} (${fmt(s.min, digits)}–${fmt(s.max, digits)})` : fmt(s.median, digits)
+}
+
+function render (report) {
+  const Table = require('cli-table3')
+  const lines = []
+  const m = report.machine
+  lines.push(`Machine: ${m.cpu}, ${m.cores} cores, ${m.memory}, ${m.os}, Node ${m.node}${m.wrk ? `, ${m.wrk.split(' [')[0]}` : ''}`)
+  lines.push(`Pinning: ${m.pinning}. Medians of ${report.options.reps} run(s), min–max in brackets; CPU = generator user+sys ÷ completed responses.`)
+  for (const t of report.targets) lines.push(`Target ${t.name}: ${t.description}`)
+  for (const s of report.scenarios) {
+    lines.push('', `${s.name} · ${s.target} · ${s.flags}`)
+    if (s.name === 'startup') {
+      const table = new Table({ head: ['tool', 'CPU s', 'wall s'], style: { head: [], border: [] } })
+      for (const [name, r] of Object.entries(s.tools)) table.push([name, range(r.cpuSeconds, 3), range(r.wall, 3)])
+      lines.push(table.toString())
+    } else if (s.name === 'memory') {
+      lines.push(Object.entries(s.rssMB).map(([at, mb]) => `RSS at ${at}: ${mb.toFixed(1)} MB`).join(', '))
+    } else if (s.name === 'shapes') {
+      const table = new Table({ head: ['shape', 'CPU µs/req'], style: { head: [], border: [] } })
+      for (const [name, us] of Object.entries(s.cpuUs)) table.push([name, fmt(us, 3)])
+      lines.push(table.toString())
+    } else {
+      const table = new Table({ head: ['tool', 'req/s', 'CPU µs/req', 'errors'], style: { head: [], border: [] } })
+      for (const [name, r] of Object.entries(s.tools)) table.push([name, range(r.rps, 0), range(r.cpuUs, 2), r.errors])
+      lines.push(table.toString())
+      for (const [name, r] of Object.entries(s.ratios || {})) lines.push(`${name}: ${fmt(r)}`)
+    }
+    for (const g of s.goals) lines.push(`${g.met ? 'met   ' : 'MISSED'} ${g.goal}: ${fmt(g.value, 3)}`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+async function main () {
+  const options = parseOptions(process.argv.slice(2))
+  // Progress goes to stderr, so stdout holds only the report (or the JSON).
+  const log = (line) => process.stderr.write(line + '\n')
+  const cpus = cpuSplit()
+  const ctx = { options, cpus, log, tools: tools() }
+  const targets = []
+  const stopAll = () => Promise.all(targets.map((t) => t.stop()))
+  process.on('SIGINT', () => stopAll().then(() => process.exit(130)))
+  const report = { machine: machine(cpus), options, targets: [], scenarios: [] }
+  try {
+    const canned = await startCanned({ cpus: cpus.target })
+    targets.push(canned)
+    const nginx = options.target === 'canned' ? null : await startNginx({ cpus: cpus.target })
+    if (nginx) targets.push(nginx)
+    if (options.target === 'nginx' && !nginx) log('nginx is not installed (apt-get install nginx-light); using the canned server')
+    const fast = nginx || canned
+    const throughputTargets = options.target === 'all' ? targets : [options.target === 'nginx' ? fast : canned]
+    report.targets = targets.map(({ name, description, url }) => ({ name, description, url }))
+
+    for (const name of options.only) {
+      if (name === 'c100' || name === 'p10') {
+        const p = name === 'p10' ? 10 : 1
+        for (const t of throughputTargets) {
+          // Issue figures: ≤0.6× autocannon everywhere, ≤0.45× and ≤1.2× wrk on the fast target.
+          const goals = t === fast ? { autocannon: p === 1 ? 0.45 : 0.6, wrk: 1.2 } : { autocannon: 0.6 }
+          report.scenarios.push(await throughputScenario(name, t, p, ctx, goals))
+        }
+      } else if (name === 'startup') report.scenarios.push(await startupScenario(canned, ctx))
+      else if (name === 'memory') report.scenarios.push(await memoryScenario(canned, ctx))
+      else if (name === 'workers') report.scenarios.push(await workersScenario(canned, ctx))
+      else if (name === 'shapes') report.scenarios.push(await shapesScenario(ctx))
+    }
+  } finally {
+    await stopAll()
+  }
+  if (options.json) process.stdout.write(JSON.stringify(report, null, 2) + '\n')
+  else process.stdout.write('\n' + render(report))
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench: ${err.message}\n`)
+  process.exit(1)
+})

@@ -1,0 +1,126 @@
+'use strict'
+
+// The servers a bench run points its generators at, each pinned to its own
+// CPU when taskset is available: nginx with one worker when installed (the
+// target wrk's and autocannon's published figures use), and always the
+// canned-response `net` server of canned-server.js.
+
+const { spawn, spawnSync } = require('child_process')
+const fs = require('fs')
+const net = require('net')
+const os = require('os')
+const path = require('path')
+const { pinned } = require('./measure')
+
+function which (name) {
+  for (const dir of (process.env.PATH || '').split(path.delimiter).concat(['/usr/sbin', '/sbin'])) {
+    const file = path.join(dir, name)
+    try {
+      fs.accessSync(file, fs.constants.X_OK)
+      return file
+    } catch {}
+  }
+  return null
+}
+
+function freePort () {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address()
+      s.close(() => resolve(port))
+    })
+    s.on('error', reject)
+  })
+}
+
+function waitForPort (port, deadline = Date.now() + 5000) {
+  return new Promise((resolve, reject) => {
+    const attempt = () => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.destroy()
+        resolve()
+      })
+      socket.on('error', () => {
+        socket.destroy()
+        if (Date.now() > deadline) reject(new Error(`nothing listens on 127.0.0.1:${port}`))
+        else setTimeout(attempt, 50)
+      })
+    }
+    attempt()
+  })
+}
+
+function stopper (child) {
+  return () => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.once('exit', () => resolve())
+    child.kill('SIGTERM')
+    setTimeout(() => child.kill('SIGKILL'), 2000).unref()
+  })
+}
+
+async function startCanned ({ cpus } = {}) {
+  const [cmd, args] = pinned(cpus, process.execPath, [path.join(__dirname, 'canned-server.js')])
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.stdout.once('data', (b) => resolve(Number(String(b).trim())))
+  })
+  return { name: 'canned', description: 'raw net server (bench/canned-server.js), 13-byte keep-alive response', url: `http://127.0.0.1:${port}/`, stop: stopper(child) }
+}
+
+function nginxVersion (bin) {
+  // nginx -v writes to stderr.
+  const { stdout, stderr } = spawnSync(bin, ['-v'], { encoding: 'utf8' })
+  return `${stdout || ''}${stderr || ''}`.trim().replace(/^nginx version: /, '') || null
+}
+
+async function startNginx ({ cpus } = {}) {
+  const bin = which('nginx')
+  if (!bin) return null
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-bench-nginx-'))
+  const port = await freePort()
+  fs.writeFileSync(path.join(dir, 'nginx.conf'), `worker_processes 1;
+daemon off;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  keepalive_requests 100000000;
+  client_body_temp_path ${dir};
+  proxy_temp_path ${dir};
+  fastcgi_temp_path ${dir};
+  uwsgi_temp_path ${dir};
+  scgi_temp_path ${dir};
+  server { listen 127.0.0.1:${port}; location / { return 200 "Hello, world!\\n"; } }
+}
+`)
+  const [cmd, args] = pinned(cpus, bin, ['-e', path.join(dir, 'error.log'), '-p', dir, '-c', path.join(dir, 'nginx.conf')])
+  const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.on('data', (b) => { stderr += b })
+  try {
+    await Promise.race([
+      waitForPort(port),
+      new Promise((resolve, reject) => child.once('exit', () => reject(new Error(`nginx exited: ${stderr.trim()}`))))
+    ])
+  } catch (err) {
+    child.kill('SIGKILL')
+    fs.rmSync(dir, { recursive: true, force: true })
+    process.stderr.write(`nginx did not start (${err.message}); using the canned server only\n`)
+    return null
+  }
+  const stop = stopper(child)
+  return {
+    name: 'nginx',
+    description: `${nginxVersion(bin) || 'nginx'}, 1 worker, return 200`,
+    url: `http://127.0.0.1:${port}/`,
+    stop: async () => {
+      await stop()
+      fs.rmSync(dir, { recursive: true, force: true })
+    }
+  }
+}
+
+module.exports = { startCanned, startNginx, which }

@@ -1,0 +1,98 @@
+'use strict'
+
+// The generators compared, each as the command line its users would type,
+// with the same connections, duration and pipelining, and a parser that
+// reads completed responses and errors back from what it prints.
+
+const path = require('path')
+const { which } = require('./targets')
+
+const ROOT = path.join(__dirname, '..')
+
+function lastJsonLine (stdout) {
+  const line = stdout.trim().split('\n').reverse().find((l) => l.startsWith('{'))
+  if (!line) throw new Error(`no JSON result in output: ${stdout.slice(0, 200)}`)
+  return JSON.parse(line)
+}
+
+function fromAutocannonJson (stdout) {
+  const r = lastJsonLine(stdout)
+  return { completed: r.requests.total, errors: r.errors, non2xx: r.non2xx, duration: r.duration, latencyP99: r.latency.p99 }
+}
+
+// autocannon-style flags; `-j` so the result comes back whole.
+function autocannonArgs ({ url, connections, duration, pipelining, amount, workers }) {
+  const args = ['-j', '-c', String(connections)]
+  if (amount) args.push('-a', String(amount))
+  else args.push('-d', String(duration))
+  if (pipelining > 1) args.push('-p', String(pipelining))
+  if (workers) args.push('-w', String(workers))
+  args.push(url)
+  return args
+}
+
+function upstreamBin () {
+  try {
+    const pkg = require.resolve('autocannon-upstream/package.json', { paths: [ROOT] })
+    return path.join(path.dirname(pkg), require(pkg).bin.autocannon)
+  } catch {
+    return null
+  }
+}
+
+function parseWrk (stdout) {
+  const done = /(\d+) requests in ([\d.]+)(m?s)/.exec(stdout)
+  if (!done) throw new Error(`cannot read wrk output: ${stdout.slice(0, 200)}`)
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
+  const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(stdout)
+  const seconds = Number(done[2]) / (done[3] === 'ms' ? 1000 : 1)
+  return {
+    completed: Number(done[1]),
+    errors: socket ? socket.slice(1).reduce((a, b) => a + Number(b), 0) : 0,
+    non2xx: non2xx ? Number(non2xx[1]) : 0,
+    duration: seconds
+  }
+}
+
+function tools () {
+  const list = [{
+    name: 'ours',
+    label: 'autocannon (this repo)',
+    command: process.execPath,
+    args: (o) => [path.join(ROOT, 'bin', 'autocannon.js'), ...autocannonArgs(o)],
+    parse: fromAutocannonJson,
+    supports: () => true
+  }]
+  const upstream = upstreamBin()
+  if (upstream) {
+    list.push({
+      name: 'autocannon',
+      label: `autocannon ${require('autocannon-upstream/package.json').version} (npm)`,
+      command: process.execPath,
+      args: (o) => [upstream, ...autocannonArgs(o)],
+      parse: fromAutocannonJson,
+      supports: (o) => !o.workers
+    })
+  }
+  const wrk = which('wrk')
+  if (wrk) {
+    list.push({
+      name: 'wrk',
+      label: 'wrk',
+      command: wrk,
+      args: ({ url, connections, duration, pipelining }) => {
+        const args = ['-t1', `-c${connections}`, `-d${duration}s`]
+        if (pipelining > 1) args.push('-s', path.join(__dirname, 'wrk-pipeline.lua'))
+        args.push(url)
+        if (pipelining > 1) args.push('--', String(pipelining))
+        return args
+      },
+      parse: parseWrk,
+      // wrk has no request count and one thread here, to match one core.
+      supports: (o) => !o.amount && !o.workers
+    })
+  }
+  return list
+}
+
+module.exports = { tools, parseWrk, autocannonArgs }
