@@ -8,21 +8,33 @@ const { performance } = require('perf_hooks')
 const autocannon = require('..')
 const { httpServer, childServer } = require('./helpers/servers')
 
-t.test('-R 1000 -c 10 spaces requests evenly and hits the rate', async (t) => {
-  // The server runs in its own process so that its work cannot delay ours.
+// Busiest 10 ms window and number of busy windows, from a fresh server.
+async function spacing (t) {
   const server = await childServer(t, 'stall-server.js')
   const result = await autocannon({ url: server.url, connections: 10, overallRate: 1000, duration: 3 })
   const { arrivals } = await server.ask({ report: true })
-
   const windows = new Map()
   for (const a of arrivals) {
     const w = Math.floor((a - arrivals[0]) / 10)
     windows.set(w, (windows.get(w) || 0) + 1)
   }
-  const busiest = Math.max(...windows.values())
+  return { result, busiest: Math.max(...windows.values()), busy: windows.size }
+}
+
+t.test('-R 1000 -c 10 spaces requests evenly and hits the rate', async (t) => {
+  // The server runs in its own process so that its work cannot delay ours.
+  let m = await spacing(t)
+  if (m.busiest > 20 || m.busy < 250) {
+    // A run sharing two cores with other test files can be descheduled for
+    // tens of ms, and catching up then sends a burst. One more try: the
+    // burst model (autocannon's -R) fails both.
+    t.comment(`busy machine? busiest window ${m.busiest}, ${m.busy} busy windows; running again`)
+    m = await spacing(t)
+  }
+  const { result, busiest, busy } = m
   t.ok(busiest <= 20, `no 10 ms window gets more than 20 requests (busiest: ${busiest})`)
   // 300 windows in 3 s; a burst model leaves most of them empty.
-  t.ok(windows.size >= 250, `requests spread over the run (${windows.size} busy 10 ms windows)`)
+  t.ok(busy >= 250, `requests spread over the run (${busy} busy 10 ms windows)`)
   t.ok(Math.abs(result.rate.achieved - 1000) <= 20, `achieved ${result.rate.achieved} req/s is within 2% of 1000`)
   t.equal(result.rate.target, 1000)
   t.ok(Math.abs(result.requests.total - 3000) <= 60, `about 3000 requests (${result.requests.total})`)
