@@ -55,3 +55,33 @@ t.test('recorded values read back with the same percentiles', async (t) => {
   t.equal(ours.minNonZeroValue, reference.minNonZeroValue)
   t.equal(ours.maxValue, reference.maxValue)
 })
+
+t.test('toStats equals the library\'s own getters, for latency and count histograms', async (t) => {
+  const { toStats, toStatsReference, createCountHistogram } = require('../lib/histogram')
+  let seed = 7
+  const rand = () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31
+    return seed / 2 ** 31
+  }
+  const shapes = {
+    single: () => 250,
+    uniform: () => Math.floor(rand() * 5000),
+    longTail: () => Math.floor(Math.exp(rand() * 20)),
+    withZeros: () => (rand() < 0.2 ? 0 : Math.floor(rand() * 100000))
+  }
+  for (const [name, draw] of Object.entries(shapes)) {
+    for (const n of [1, 2, 7, 1000, 20000]) {
+      const latency = createLatencyHistogram()
+      const count = createCountHistogram()
+      for (let i = 0; i < n; i++) {
+        const v = draw()
+        latency.recordValue(v)
+        count.recordValue(v * 3)
+      }
+      t.same(toStats(latency, { scale: 1000, decimals: 3 }), toStatsReference(latency, { scale: 1000, decimals: 3 }), `${name} × ${n}: latency`)
+      t.same(toStats(count), toStatsReference(count), `${name} × ${n}: counts`)
+    }
+  }
+  const empty = createLatencyHistogram()
+  t.same(toStats(empty), toStatsReference(empty), 'empty')
+})
