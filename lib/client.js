@@ -76,6 +76,7 @@ class Client extends EventEmitter {
       this.emit('reset')
     }
     this.batches = null
+    this.batchIsHead = false
     this.refreshFastPath()
     // Bodies and headers are decoded only while someone listens for them.
     this.on('newListener', (name) => {
@@ -117,6 +118,7 @@ class Client extends EventEmitter {
     const bytes = this.sequence.staticBytes
     // batches[k] holds k copies of the one request, for one write per read.
     this.batches = bytes ? [null, bytes] : null
+    this.batchIsHead = bytes !== null && this.sequence.entries[0].isHead
     this.wantBody = this.sequence.hasOnResponse || !!this.verifyBody || this.expectBody !== undefined ||
       this.listenerCount('body') > 0
     this.parser.wantBody = this.wantBody
@@ -239,7 +241,7 @@ class Client extends EventEmitter {
     const now = performance.now()
     const planned = this.run.planned
     if (this.batches !== null) {
-      for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, false)
+      for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, this.batchIsHead)
       this.socket.write(this.batch(n))
     } else {
       this.sendSequence(n, now, planned)

@@ -138,6 +138,7 @@ class ResponseParser {
   // complete now; anything else that was started is truncated.
   finish () {
     if (this.state === S_BODY_EOF) {
+      this.connClose = true
       this.complete()
       return
     }

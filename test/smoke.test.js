@@ -1,3 +1,0 @@
-'use strict'
-const t = require('tap')
-t.equal(1, 1)
