@@ -98,6 +98,7 @@ class ResponseParser {
     this.valueLen = 0
     this.clDigits = 0
     this.clDone = false
+    this.clPrev = -1
     this.headers = null
     this.nameStr = ''
     this.valueStr = ''
@@ -306,7 +307,11 @@ class ResponseParser {
             continue
           }
           this.state = S_VALUE
-          if (this.headerKind === H_CONTENT_LENGTH) this.contentLength = 0
+          if (this.headerKind === H_CONTENT_LENGTH) {
+            // Kept to compare with a repeated Content-Length.
+            this.clPrev = this.contentLength
+            this.contentLength = 0
+          }
           continue
         }
         case S_VALUE: {
@@ -484,12 +489,17 @@ class ResponseParser {
 
   headerValueComplete () {
     if (this.headers !== null) {
-      this.headers.push(this.nameStr, this.valueStr.trimEnd())
+      this.headers.push(this.nameStr, trimOws(this.valueStr))
     }
     const kind = this.headerKind
     if (kind === H_CONTENT_LENGTH) {
       if (this.clDigits === 0) {
         this.fail('HPE_INVALID_CONTENT_LENGTH', 'empty content-length')
+        return false
+      }
+      // Several Content-Length fields must agree, or the framing is unknowable.
+      if (this.clPrev !== -1 && this.clPrev !== this.contentLength) {
+        this.fail('HPE_UNEXPECTED_CONTENT_LENGTH', 'conflicting content-length values')
         return false
       }
     } else if (kind === H_TRANSFER_ENCODING) {
@@ -535,6 +545,14 @@ class ResponseParser {
     this.handler.onMessageComplete(status, bytes, close)
     return this.state !== S_DEAD
   }
+}
+
+// Trailing optional whitespace is SP and HTAB only: String#trimEnd would
+// also strip obs-text such as 0xA0 (NBSP in latin1).
+function trimOws (str) {
+  let e = str.length
+  while (e > 0 && (str.charCodeAt(e - 1) === SP || str.charCodeAt(e - 1) === HT)) e--
+  return e === str.length ? str : str.slice(0, e)
 }
 
 function tokenAt (buf, len, start, word) {
