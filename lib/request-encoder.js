@@ -32,13 +32,19 @@ function isValidHeaderValue (str) {
   return true
 }
 
+// Returns the path as it goes into the latin1-encoded head: characters
+// beyond ASCII are sent as their UTF-8 bytes (as autocannon and browsers
+// do), not cut down to one byte each.
 function checkPath (path) {
+  let ascii = true
   for (let i = 0; i < path.length; i++) {
     const c = path.charCodeAt(i)
     if (c <= 32 || c === 127) {
       throw new InvalidOptionError('path', path, 'must not contain spaces or control characters')
     }
+    if (c > 127) ascii = false
   }
+  return ascii ? path : Buffer.from(path, 'utf8').latin1Slice()
 }
 
 // `host` is the Host header value (with the port when it is not the
@@ -50,7 +56,10 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }) {
   if (typeof path !== 'string' || path.length === 0) {
     throw new InvalidOptionError('path', path, 'must be a non-empty string')
   }
-  checkPath(path)
+  const target = checkPath(path)
+  if (host !== undefined && host !== null && (typeof host !== 'string' || !isValidHeaderValue(host))) {
+    throw new InvalidOptionError('host', host, 'must be a string without CR, LF or other control characters')
+  }
 
   let bodyBuf = null
   if (body !== undefined && body !== null) {
@@ -60,7 +69,7 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }) {
     else throw new InvalidOptionError('body', body, 'must be a string or a Buffer')
   }
 
-  let head = `${method} ${path} HTTP/1.1\r\n`
+  let head = `${method} ${target} HTTP/1.1\r\n`
   let hasHost = false
   let hasConnection = false
   let chunked = false
