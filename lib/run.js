@@ -101,15 +101,17 @@ class Run {
   // `planned` with their intended send times.
   take (client, n) {
     if (this.finished) return 0
+    // The budget caps the request before the plan is asked: a planned
+    // request granted and then refused would have had its lateness
+    // recorded (and counted late again when taken once more).
+    if (n > this.budget) n = this.budget
+    if (n === 0) return 0
     if (this.scheduler !== null) {
       n = this.scheduler.take(client, n)
       if (this.correctLatency) this.planned = this.scheduler.planned
     }
-    if (this.budget === Infinity) return n
-    const k = n < this.budget ? n : this.budget
-    this.budget -= k
-    if (this.scheduler !== null && k < n) this.scheduler.giveBack(client, n - k)
-    return k
+    if (this.budget !== Infinity) this.budget -= n
+    return n
   }
 
   giveBack (n) {

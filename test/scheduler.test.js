@@ -131,3 +131,174 @@ t.test('giveBack returns unsent requests to the plan; stop clears the timer', as
   t.equal(h.scheduler.take(c, 1), 0, 'nothing after stop')
   t.equal(h.scheduler.targetRate, 1000)
 })
+
+t.test('overall rate: a long plan stays on i / rate, with no drift', async (t) => {
+  const h = harness(t, { overallRate: 3, pipelining: 1 })
+  const [c] = h.clients
+  const t0 = h.now
+  const planned = []
+  // One request per take, the clock jumping to each due time in turn.
+  for (let i = 0; i < 3000; i++) {
+    if (h.scheduler.take(c, 1) === 1) planned.push(h.scheduler.planned[0])
+    h.advance(t0 + (i + 1) * 1000 / 3 - h.now) // the exact due time, not a sum of thirds
+  }
+  t.equal(planned.length, 3000)
+  let off = 0
+  for (let i = 0; i < planned.length; i++) {
+    if (Math.abs(planned[i] - (t0 + i * 1000 / 3)) > 1e-6) off++
+  }
+  t.equal(off, 0, 'every planned time is t0 + i × 333.33 ms')
+  t.ok(Math.abs(planned[2999] - t0 - 999666.6667) < 1e-3, 'request 2999 at t0 + 999.67 s')
+})
+
+t.test('per-connection rate: connection k is planned at t0 + (i + k/connections) / rate', async (t) => {
+  const h = harness(t, { connectionRate: 50, connections: 5, pipelining: 100 })
+  const t0 = h.now
+  t.equal(h.scheduler.targetRate, 250, '50 req/s × 5 connections')
+  h.scheduler.take(h.clients[0], 1) // starts the plan
+  h.advance(1000)
+  const all = []
+  for (const c of h.clients) {
+    const n = h.scheduler.take(c, 100)
+    const times = [...h.scheduler.planned.subarray(0, n)].map((x) => x - t0)
+    const first = c.index === 0 ? 1 : 0
+    const expected = []
+    for (let i = first; (i + c.index / 5) * 20 <= 1000; i++) expected.push((i + c.index / 5) * 20)
+    t.same(times.map((x) => +x.toFixed(6)), expected.map((x) => +x.toFixed(6)), `connection ${c.index}: 20 ms apart, offset ${c.index * 4} ms`)
+    all.push(...times)
+    if (c.index === 0) all.push(0)
+  }
+  all.sort((a, b) => a - b)
+  const gaps = new Set()
+  for (let i = 1; i < all.length; i++) gaps.add(+(all[i] - all[i - 1]).toFixed(6))
+  t.same([...gaps], [4], 'together the connections are evenly spaced, 1/250 s apart')
+  t.equal(all.length, 251, 'a second of plan at 250 req/s (both ends included)')
+})
+
+t.test('catching up: each request gets its own planned time and lateness', async (t) => {
+  const h = harness(t, { overallRate: 100 })
+  const [c] = h.clients
+  const t0 = h.now
+  t.equal(h.scheduler.take(c, 1), 1)
+  h.advance(45) // requests 1..4 are due (10, 20, 30, 40 ms); 5 is not
+  t.equal(h.scheduler.take(c, 10), 4, 'all four due, not more')
+  t.same([...h.scheduler.planned.subarray(0, 4)], [t0 + 10, t0 + 20, t0 + 30, t0 + 40])
+  t.equal(h.timers.size, 1, 'then it waits for request 5')
+  t.equal([...h.timers.values()][0].at, t0 + 50, 'woken at its planned time')
+  // Lateness in µs: 0 for the first, then 35, 25, 15, 5 ms.
+  const l = h.recorder.lateness
+  t.equal(l.totalCount, 5)
+  for (const us of [0, 35000, 25000, 15000, 5000]) t.equal(l.getCountAtValue(us), 1, `${us} µs recorded`)
+  t.equal(h.recorder.late, 3, `35, 25 and 15 ms are late; exactly ${LATE_MS} ms is not`)
+})
+
+t.test('a waiting request keeps its intended time: latency from the plan shows the queue', async (t) => {
+  // One connection, pipelining 1, a server taking 50 ms per request, a plan
+  // of one request every 10 ms: request i leaves at 50·i but was meant for
+  // 10·i, so its corrected latency grows by 40 ms per request.
+  const h = harness(t, { overallRate: 100, pipelining: 1 })
+  const [c] = h.clients
+  const t0 = h.now
+  const latencies = []
+  for (let i = 0; i < 10; i++) {
+    t.equal(h.scheduler.take(c, 1), 1, `request ${i} granted as soon as the connection is free`)
+    const planned = h.scheduler.planned[0]
+    t.equal(planned, t0 + i * 10, `request ${i} keeps its planned time t0 + ${i * 10} ms`)
+    h.advance(50)
+    latencies.push(h.now - planned)
+  }
+  t.same(latencies, [50, 90, 130, 170, 210, 250, 290, 330, 370, 410])
+  t.equal(h.recorder.late, 9, 'every request after the first left late')
+  t.equal(h.recorder.lateness.getCountAtValue(360000), 1, 'the last left 360 ms behind its plan')
+})
+
+t.test('no busy-wait: one pending timer, re-armed only when an earlier wake is needed', async (t) => {
+  const h = harness(t, { connectionRate: 10, connections: 4, pipelining: 1 })
+  const sets = []
+  const clears = []
+  const fakeSet = global.setTimeout
+  const fakeClear = global.clearTimeout
+  global.setTimeout = (fn, ms) => {
+    sets.push(ms)
+    return fakeSet(fn, ms)
+  }
+  global.clearTimeout = (id) => {
+    clears.push(id)
+    return fakeClear(id)
+  }
+  const [a, b, c, d] = h.clients
+  t.equal(h.scheduler.take(a, 1), 1, 'connection 0 is due at t0')
+  // Due at t0 + 75, 50, 25 ms: each earlier one replaces the timer.
+  t.equal(h.scheduler.take(d, 1), 0)
+  t.equal(h.scheduler.take(c, 1), 0)
+  t.equal(h.scheduler.take(b, 1), 0)
+  t.same(sets, [75, 50, 25], 'a timer set for each earlier due time')
+  t.equal(clears.length, 2, 'and the previous one cleared each time')
+  t.equal(h.timers.size, 1, 'one timer pending')
+  t.equal(h.scheduler.take(a, 1), 0, 'connection 0, due later (t0 + 100), does not add one')
+  t.equal(sets.length, 3)
+  t.equal(h.timers.size, 1)
+
+  // A run of 1 s on this clock: connections pump when woken, the timer
+  // callback is the only way back in. Count the timers it took.
+  // Responses are instant: a connection sends while requests are due,
+  // then take() registers it to wait.
+  for (const cl of h.clients) {
+    cl.sent = 0
+    cl.pump = function () { while (h.scheduler.take(this, 1) === 1) this.sent++ }
+  }
+  let wakes = 0
+  while (h.now < 2000) {
+    if (h.timers.size !== 1) break
+    const next = Math.min(...[...h.timers.values()].map((x) => x.at))
+    t.ok(next > h.now - 1e-9, 'the timer is never set in the past')
+    h.advance(next - h.now)
+    h.fire()
+    wakes++
+    if (wakes > 100) break
+  }
+  const sent = h.clients.reduce((s, cl) => s + cl.sent, 0)
+  t.equal(sent, 40, '40 requests in the second at 4 × 10 req/s (t0 + 25 ms to t0 + 1000 ms)')
+  t.same(h.clients.map((cl) => cl.sent), [10, 10, 10, 10], 'each connection at its own 10 req/s')
+  t.equal(wakes, 40, 'one wake per request, nothing in between')
+  t.equal(h.timers.size, 1, 'still a single timer pending')
+})
+
+t.test('stop: a pending wake pumps no one', async (t) => {
+  const h = harness(t, { overallRate: 10, connections: 2 })
+  const [a, b] = h.clients
+  h.scheduler.take(a, 1)
+  h.scheduler.take(b, 1)
+  const [timer] = h.timers.values()
+  h.scheduler.stop()
+  timer.fn() // a timer callback already queued when stop() ran
+  t.equal(b.pumps, 0)
+  t.equal(h.scheduler.take(b, 1), 0)
+})
+
+t.test('the run asks the plan only for what the budget allows (-a with -R)', async (t) => {
+  const h = harness(t, {})
+  const { EventEmitter } = require('events')
+  const { buildConfig } = require('../lib/config')
+  const { Run } = require('../lib/run')
+  const config = buildConfig({ url: 'http://127.0.0.1:1', overallRate: 100, amount: 3, connections: 2, pipelining: 2 })
+  const run = new Run(config, new EventEmitter(), { onDone () {} })
+  run.scheduler.start(run.recorder)
+  t.teardown(() => run.scheduler.stop())
+  const [a, b] = h.clients
+  const t0 = h.now
+  t.equal(run.take(a, 2), 1, 'one due at t0')
+  h.advance(100)
+  t.equal(run.take(a, 2), 2, 'two more: the budget of 3 is spent')
+  for (let i = 0; i < 5; i++) {
+    h.advance(100)
+    t.equal(run.take(i % 2 ? a : b, 2), 0, 'nothing once the budget is spent')
+  }
+  t.equal(run.recorder.lateness.totalCount, 3, 'lateness recorded for the 3 requests granted, no more')
+  t.equal(run.recorder.late, 2, 'the two that left 90 and 80 ms behind; none counted for refused ones')
+  t.equal(run.recorder.lateness.maxValue, 90000)
+  t.equal(run.scheduler.next, 3, 'the plan moved by what was granted')
+  run.giveBack(1) // a request lost with its socket goes back to the budget
+  t.equal(run.take(a, 2), 1, 'and can go again, from the plan')
+  t.equal(run.scheduler.planned[0], t0 + 30, 'request 3 of the plan, at t0 + 30 ms')
+})
