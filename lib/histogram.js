@@ -109,7 +109,10 @@ function ulp (x) {
 }
 
 // `scale` divides every recorded value (1000 turns microseconds into ms).
-function toStats (histogram, { scale = 1, decimals = 2 } = {}) {
+// `bucketEdges` reports min and max as the lowest and highest values of
+// their buckets (as HdrHistogram's Java getters do), which is all an
+// encoded histogram keeps of them.
+function toStats (histogram, { scale = 1, decimals = 2, bucketEdges = false } = {}) {
   if (histogram.totalCount === 0) {
     const stats = { average: 0, mean: 0, stddev: 0, min: 0, max: 0 }
     for (const [, key] of PERCENTILE_KEYS) stats[key] = 0
@@ -122,24 +125,34 @@ function toStats (histogram, { scale = 1, decimals = 2 } = {}) {
     mean: average,
     stddev: round(stddev / scale, decimals),
     // minNonZeroValue skips zero-valued samples (a second with no responses).
-    min: lowest === 0 ? 0 : round(histogram.minNonZeroValue / scale, decimals),
-    max: round(histogram.maxValue / scale, decimals)
+    min: lowest === 0 ? 0 : round(minOf(histogram, bucketEdges) / scale, decimals),
+    max: round(maxOf(histogram, bucketEdges) / scale, decimals)
   }
   for (const [p, key] of PERCENTILE_KEYS) stats[key] = round(atPercentile.get(p) / scale, decimals)
   return stats
 }
 
+function minOf (histogram, bucketEdges) {
+  const min = histogram.minNonZeroValue
+  return bucketEdges ? histogram.lowestEquivalentValue(min) : min
+}
+
+function maxOf (histogram, bucketEdges) {
+  const max = histogram.maxValue
+  return bucketEdges ? histogram.highestEquivalentValue(max) : max
+}
+
 // The same statistics through the library's own getters: the reference
 // the tests hold summarize() to.
-function toStatsReference (histogram, { scale = 1, decimals = 2 } = {}) {
+function toStatsReference (histogram, { scale = 1, decimals = 2, bucketEdges = false } = {}) {
   const empty = histogram.totalCount === 0
   const mean = empty ? 0 : round(histogram.mean / scale, decimals)
   const stats = {
     average: mean,
     mean,
     stddev: empty ? 0 : round(histogram.stdDeviation / scale, decimals),
-    min: empty ? 0 : round(histogram.minNonZeroValue / scale, decimals),
-    max: empty ? 0 : round(histogram.maxValue / scale, decimals)
+    min: empty ? 0 : round(minOf(histogram, bucketEdges) / scale, decimals),
+    max: empty ? 0 : round(maxOf(histogram, bucketEdges) / scale, decimals)
   }
   if (!empty && histogram.getValueAtPercentile(0) === 0) stats.min = 0
   for (const [p, key] of PERCENTILE_KEYS) {

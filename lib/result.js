@@ -35,16 +35,22 @@ function mergeSeries (raws, sampleInt) {
   return [...slots.keys()].sort((a, b) => a - b).map((slot) => slots.get(slot))
 }
 
+// Into a new histogram: in-process snapshots hand over the recorder's own
+// histograms, which must not grow with every aggregation.
 function mergeHistograms (raws, field) {
   let merged = null
   for (const r of raws) {
     if (!r[field]) continue
-    const h = decode(r[field])
-    if (merged === null) merged = h
-    else merged.add(h)
+    if (merged === null) merged = createLatencyHistogram()
+    merged.add(decode(r[field]))
   }
   return merged
 }
+
+// min and max at their bucket's edges, as the percentiles are: the same
+// whether the histogram was encoded on the way (decoding keeps buckets,
+// not the exact extremes) or not.
+const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 
 function aggregateResult (results, opts = {}) {
   const raws = Array.isArray(results) ? results : [results]
@@ -74,7 +80,7 @@ function aggregateResult (results, opts = {}) {
   }
 
   const latencyHist = mergeHistograms(raws, 'latencies') || createLatencyHistogram()
-  const latency = toStats(latencyHist, { scale: 1000, decimals: 3 })
+  const latency = toStats(latencyHist, LATENCY_STATS)
   latency.totalCount = latencyHist.totalCount
 
   const requests = toStats(requestsHist)
@@ -115,7 +121,7 @@ function aggregateResult (results, opts = {}) {
 
   const uncorrected = mergeHistograms(raws, 'latenciesUncorrected')
   if (uncorrected) {
-    result.latencyUncorrected = toStats(uncorrected, { scale: 1000, decimals: 3 })
+    result.latencyUncorrected = toStats(uncorrected, LATENCY_STATS)
     result.latencyUncorrected.totalCount = uncorrected.totalCount
   }
   if (totals.targetRate) {
@@ -126,7 +132,7 @@ function aggregateResult (results, opts = {}) {
       target: totals.targetRate,
       achieved: result.duration > 0 ? Math.round(totals.totalCompletedRequests / result.duration * 100) / 100 : 0,
       late: totals.late,
-      lateness: lateness ? toStats(lateness, { scale: 1000, decimals: 3 }) : undefined
+      lateness: lateness ? toStats(lateness, LATENCY_STATS) : undefined
     }
   }
   return result
