@@ -32,7 +32,8 @@ class Client extends EventEmitter {
     // free slot is used at once, to stay on the plan.
     this.refillAt = run.scheduler ? 1 : Math.ceil(config.pipelining / 2)
     this.timeoutMs = config.timeout * 1000
-    this.maxRequests = config.maxConnectionRequests
+    // amount takes precedence over maxConnectionRequests (as in autocannon).
+    this.maxRequests = config.amount ? 0 : config.maxConnectionRequests
     this.reconnectRate = config.reconnectRate
     this.verifyBody = run.verifyBody
     this.expectBody = config.expectBody
@@ -160,8 +161,9 @@ class Client extends EventEmitter {
 
   onSocketEnd (socket) {
     if (socket !== this.socket) return
-    // A body delimited by the close ends now; nothing more may be written.
-    this.closeAfterResponse = true
+    // A body delimited by the close ends now, and that close was announced;
+    // a response cut short is a parse error. Requests that got no answer at
+    // all are a hang-up: counted when the socket closes, as for a reset.
     this.readAt = performance.now()
     this.parser.finish()
     if (socket === this.socket) socket.destroy()
@@ -230,7 +232,9 @@ class Client extends EventEmitter {
   }
 
   pump () {
-    if (!this.connected || this.stopped) return
+    // countedFailure: the socket is being destroyed (e.g. a parse error in
+    // this very read); what we wrote now would be lost yet counted as sent.
+    if (!this.connected || this.stopped || this.countedFailure) return
     const room = this.pipelining - this.inFlight
     if (room < this.refillAt || !this.canSend()) return this.checkIdle()
     let n = room

@@ -32,7 +32,9 @@ class Run {
     this.baseBody = baseBody !== undefined ? baseBody : config.body
     this.verifyBody = verifyBody || null
     this.setupClient = setupClient || null
-    this.budget = config.amount || config.maxOverallRequests || Infinity
+    // amount, else maxOverallRequests unless maxConnectionRequests (which
+    // takes precedence over it, as in autocannon) is set.
+    this.budget = config.amount || (config.maxConnectionRequests ? 0 : config.maxOverallRequests) || Infinity
     this.emitResponses = false
     this.clients = []
     this.doneClients = 0
