@@ -5,6 +5,8 @@
 
 function show (value) {
   if (typeof value === 'string') return JSON.stringify(value)
+  // JSON would show NaN and Infinity as null.
+  if (typeof value === 'number') return String(value)
   if (typeof value === 'function') return 'a function'
   if (Buffer.isBuffer(value)) return 'a Buffer'
   try {

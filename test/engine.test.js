@@ -208,6 +208,24 @@ t.test('responses written one byte at a time', async (t) => {
   t.equal(r.mismatches, 0)
 })
 
+t.test('large headers and bodies over many reads', async (t) => {
+  const big = 'b'.repeat(1 << 20)
+  const chunks = []
+  for (let i = 0; i < big.length; i += 16384) chunks.push(`4000\r\n${big.slice(i, i + 16384)}\r\n`)
+  const responses = {
+    'a 64 KiB header': ['HTTP/1.1 200 OK\r\nX-Big: ' + 'h'.repeat(65536) + `\r\nContent-Length: ${BODY.length}\r\n\r\n${BODY}`, BODY],
+    'a 1 MiB body': [`HTTP/1.1 200 OK\r\nContent-Length: ${big.length}\r\n\r\n${big}`, big],
+    'a 1 MiB chunked body': ['HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n' + chunks.join('') + '0\r\n\r\n', big]
+  }
+  for (const [name, [response, body]] of Object.entries(responses)) {
+    const { url } = await rawServer(t, () => response)
+    const r = await bench(t, { url, connections: 2, pipelining: 2, amount: 10, expectBody: body })
+    clean(t, r, 10, name)
+    t.equal(r.mismatches, 0, `${name}: the body intact`)
+    t.equal(r.throughput.total, 10 * response.length, `${name}: every byte counted`)
+  }
+})
+
 t.test('amount gives exactly that many responses, and sends no more', async (t) => {
   const { url, stats } = await rawServer(t, () => OK)
   const runs = [[1, 1, 1], [1, 1, 7], [10, 1, 333], [7, 10, 1001], [50, 3, 49], [3, 10, 5], [4, 7, 10]]

@@ -12,7 +12,9 @@ const autocannon = require('../..')
 // the request's body (by its Content-Length) skipped. What it returns (a
 // string or Buffer) is the response: the responses to all the requests of
 // one read go out in one write, so pipelined requests get their answers
-// several to a write. Returning nothing leaves the socket to `respond`.
+// several to a write. Returning nothing leaves the socket to `respond`
+// (which, under pipelining, should defer what it writes itself: the
+// responses returned for earlier requests of the same read go out after).
 // opts.slice: write the responses `slice` bytes at a time instead, one
 // piece per turn of the event loop, so they arrive cut everywhere.
 async function rawServer (t, respond, { slice = 0 } = {}) {
@@ -33,6 +35,8 @@ async function rawServer (t, respond, { slice = 0 } = {}) {
       pending += buf.toString('latin1')
       const out = []
       for (;;) {
+        // A response that killed the socket: the rest went with it.
+        if (socket.destroyed) return
         if (bodyLeft > 0) {
           const k = Math.min(bodyLeft, pending.length)
           pending = pending.slice(k)
@@ -50,7 +54,7 @@ async function rawServer (t, respond, { slice = 0 } = {}) {
         const response = respond(head, socket, stats)
         if (response !== undefined && response !== null) out.push(response)
       }
-      if (out.length === 0 || socket.destroyed) return
+      if (out.length === 0) return
       stats.maxBatch = Math.max(stats.maxBatch, out.length)
       const bytes = Buffer.concat(out.map((r) => Buffer.isBuffer(r) ? r : Buffer.from(r, 'latin1')))
       if (slice) trickle(socket, bytes, slice)
@@ -61,11 +65,13 @@ async function rawServer (t, respond, { slice = 0 } = {}) {
     })
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  t.teardown(() => new Promise((resolve) => {
+  const close = () => new Promise((resolve) => {
     for (const socket of sockets) socket.destroy()
     server.close(() => resolve())
-  }))
-  return { url: `http://127.0.0.1:${server.address().port}`, stats, server }
+  })
+  t.teardown(close)
+  // close(): the server goes away, its open connections with it.
+  return { url: `http://127.0.0.1:${server.address().port}`, stats, server, close }
 }
 
 // Writes `data` to the socket `size` bytes at a time, one piece per turn
