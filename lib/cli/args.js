@@ -84,19 +84,6 @@ function describe (option) {
   return short ? `-${short}/--${option}` : `--${option}`
 }
 
-function yargsOptions () {
-  const options = {}
-  for (const name of Object.keys(OPTIONS)) {
-    const spec = OPTIONS[name]
-    // Lists are plain strings that yargs gathers into an array when
-    // repeated: `type: 'array'` would swallow the URL after `-H a=b`.
-    options[name] = { type: spec.kind === 'boolean' ? 'boolean' : 'string' }
-    if (spec.alias) options[name].alias = spec.alias
-    if (spec.default !== undefined) options[name].default = spec.default
-  }
-  return options
-}
-
 // Splits off what follows `--` and takes bracketed groups out of argv.
 function preprocess (argv) {
   const dashes = argv.indexOf('--')
@@ -268,27 +255,35 @@ function resolveUrl (raw, { port, onPort }) {
   return href
 }
 
-// yargs' own parser, without the rest of yargs (help, commands, i18n),
-// which cost ~15 ms of every start for nothing we use. Unknown flags are
-// refused here, as yargs' strictOptions() did.
-function parseYargs (args) {
-  const spec = yargsOptions()
+// Options as yargs-parser wants them, and every name and alias it may
+// return. Lists are plain strings that the parser gathers into an array
+// when repeated: `array` would swallow the URL after `-H a=b`.
+function parserOptions () {
   const opts = { boolean: [], string: [], alias: {}, default: {} }
   const known = new Set(['_'])
-  for (const name of Object.keys(spec)) {
-    opts[spec[name].type].push(name)
+  for (const name of Object.keys(OPTIONS)) {
+    const spec = OPTIONS[name]
+    opts[spec.kind === 'boolean' ? 'boolean' : 'string'].push(name)
     known.add(name)
-    if (spec[name].alias) {
-      opts.alias[name] = spec[name].alias
-      for (const a of [].concat(spec[name].alias)) known.add(a)
+    if (spec.alias) {
+      opts.alias[name] = spec.alias
+      for (const a of [].concat(spec.alias)) known.add(a)
     }
-    if (spec[name].default !== undefined) opts.default[name] = spec[name].default
+    if (spec.default !== undefined) opts.default[name] = spec.default
   }
   opts.configuration = {
     'parse-positional-numbers': false,
     'dot-notation': false,
     'camel-case-expansion': false
   }
+  return { opts, known }
+}
+
+// yargs' own parser, without the rest of yargs (help, commands, i18n),
+// which cost ~15 ms of every start for nothing we use. Unknown flags are
+// refused here, as yargs' strictOptions() did.
+function parseYargs (args) {
+  const { opts, known } = parserOptions()
   const { argv, error } = require('yargs-parser').detailed(args, opts)
   if (error) throw new Error(error.message.split('\n')[0])
   const unknown = Object.keys(argv).filter((key) => !known.has(key))
