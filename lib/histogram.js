@@ -68,16 +68,11 @@ function round (value, decimals) {
 // end of every run. Formulas are the library's, so the numbers are equal.
 function summarize (histogram) {
   const total = histogram.totalCount
-  const length = histogram.countsArrayLength
-  const indexes = []
-  const counts = []
-  for (let i = 0; i < length; i++) {
-    const c = histogram.getCountAtIndex(i)
-    if (c !== 0) {
-      indexes.push(i)
-      counts.push(c)
-    }
-  }
+  // Only the buckets between min and max can hold counts: a few hundred of
+  // a latency histogram's tens of thousands. Should min or max ever be
+  // stale, the counts won't add up and every bucket is walked.
+  let { indexes, counts } = nonEmptyBuckets(histogram, recordedRange(histogram))
+  if (sumOf(counts) !== total) ({ indexes, counts } = nonEmptyBuckets(histogram, [0, histogram.countsArrayLength - 1]))
   const medians = indexes.map((i) => histogram.medianEquivalentValue(histogram.valueFromIndex(i)))
   let sum = 0
   for (let k = 0; k < medians.length; k++) sum += medians[k] * counts[k]
@@ -102,6 +97,34 @@ function summarize (histogram) {
     lowest: histogram.lowestEquivalentValue(histogram.valueFromIndex(indexes[0])),
     atPercentile
   }
+}
+
+function recordedRange (histogram) {
+  const last = histogram.countsArrayLength - 1
+  const clamp = (i) => Math.min(Math.max(i, 0), last)
+  const from = histogram.getCountAtIndex(0) !== 0 || histogram.minNonZeroValue > histogram.maxValue
+    ? 0
+    : clamp(histogram.countsArrayIndex(histogram.minNonZeroValue))
+  return [from, clamp(histogram.countsArrayIndex(histogram.maxValue))]
+}
+
+function nonEmptyBuckets (histogram, [from, to]) {
+  const indexes = []
+  const counts = []
+  for (let i = from; i <= to; i++) {
+    const c = histogram.getCountAtIndex(i)
+    if (c !== 0) {
+      indexes.push(i)
+      counts.push(c)
+    }
+  }
+  return { indexes, counts }
+}
+
+function sumOf (values) {
+  let sum = 0
+  for (let i = 0; i < values.length; i++) sum += values[i]
+  return sum
 }
 
 function ulp (x) {

@@ -85,3 +85,37 @@ t.test('toStats equals the library\'s own getters, for latency and count histogr
   const empty = createLatencyHistogram()
   t.same(toStats(empty), toStatsReference(empty), 'empty')
 })
+
+t.test('toStats reads only the buckets between min and max, and still agrees after merges, decoding and stale bounds', async (t) => {
+  const { toStats, toStatsReference, createCountHistogram, encode, decode } = require('../lib/histogram')
+  const a = createLatencyHistogram()
+  const b = createLatencyHistogram()
+  for (let v = 100; v < 3000; v += 7) a.recordValue(v)
+  for (let v = 40000; v < 90000; v += 501) b.recordValue(v)
+  const merged = createLatencyHistogram()
+  merged.add(a)
+  merged.add(b)
+  const opts = { scale: 1000, decimals: 3 }
+  t.same(toStats(merged, opts), toStatsReference(merged, opts), 'merged')
+  const decoded = decode(encode(merged))
+  t.same(toStats(decoded, opts), toStatsReference(decoded, opts), 'decoded')
+
+  const zeros = createCountHistogram()
+  for (let i = 0; i < 5; i++) zeros.recordValue(0)
+  t.same(toStats(zeros), toStatsReference(zeros), 'only zeros')
+  t.equal(toStats(zeros).max, 0)
+
+  const calls = []
+  const counted = createLatencyHistogram()
+  for (const v of [250, 260, 900]) counted.recordValue(v)
+  const getCountAtIndex = counted.getCountAtIndex.bind(counted)
+  counted.getCountAtIndex = (i) => { calls.push(i); return getCountAtIndex(i) }
+  toStats(counted)
+  t.ok(calls.length < 2000, `walked ${calls.length} of ${counted.countsArrayLength} buckets`)
+
+  const stale = createLatencyHistogram()
+  for (const v of [10, 500, 70000]) stale.recordValue(v)
+  const expected = toStatsReference(stale)
+  stale.maxValue = 600 // as if a path forgot to update it
+  t.same(toStats(stale).p99, expected.p99, 'a stale max falls back to walking every bucket')
+})
