@@ -68,7 +68,7 @@ function track (instance, opts) {
     if (!stream.isTTY) return
     const ProgressBar = require('progress')
     const format = opts.progressBarString ||
-      `${printResult.chalkFor(stream).green(label)} [:bar] :percent`
+      `${printResult.colorsFor(stream).green(label)} [:bar] :percent`
     bar = new ProgressBar(format, {
       width: 20,
       incomplete: ' ',
