@@ -8,6 +8,7 @@
 //   npm run bench                       full run (about 10 minutes)
 //   npm run bench -- --quick            2 s runs, one repetition
 //   npm run bench -- --json             the same figures as JSON on stdout
+//   npm run bench -- --render FILE      the tables of a report saved with --json
 //   npm run bench -- --only c100,startup --reps 5 --duration 20 --target canned
 
 const os = require('os')
@@ -16,11 +17,11 @@ const { measure, hasTaskset } = require('./measure')
 const { startCanned, startNginx, which } = require('./targets')
 const { tools } = require('./tools')
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all]'
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] | --render FILE'
 const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes']
 
 function parseOptions (argv) {
-  const o = { reps: 3, duration: 10, memorySeconds: 60, json: false, only: SCENARIOS, target: 'all' }
+  const o = { reps: 3, duration: 10, memorySeconds: 60, json: false, only: SCENARIOS, target: 'all', render: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
@@ -33,6 +34,7 @@ function parseOptions (argv) {
     else if (a === '--duration') o.duration = positive(a, value())
     else if (a === '--only') o.only = value().split(',')
     else if (a === '--target') o.target = value()
+    else if (a === '--render') o.render = value()
     else if (a === '-h' || a === '--help') {
       console.log(USAGE)
       process.exit(0)
@@ -265,8 +267,21 @@ function render (report) {
   return lines.join('\n') + '\n'
 }
 
+// A report kept with --json, shown as the tables a run prints.
+function renderSaved (file) {
+  let report
+  try {
+    report = JSON.parse(require('fs').readFileSync(file, 'utf8'))
+  } catch (err) {
+    fail(`cannot read a report from ${file}: ${err.message}`)
+  }
+  if (!report || !Array.isArray(report.scenarios)) fail(`${file} is not a report written by --json`)
+  process.stdout.write(render(report))
+}
+
 async function main () {
   const options = parseOptions(process.argv.slice(2))
+  if (options.render) return renderSaved(options.render)
   // Progress goes to stderr, so stdout holds only the report (or the JSON).
   const log = (line) => process.stderr.write(line + '\n')
   const cpus = cpuSplit()
@@ -289,7 +304,6 @@ async function main () {
       if (name === 'c100' || name === 'p10') {
         const p = name === 'p10' ? 10 : 1
         for (const t of throughputTargets) {
-          // Issue figures: ≤0.6× autocannon everywhere, ≤0.45× and ≤1.2× wrk on the fast target.
           // Goals: ≤0.6× autocannon against the canned server (p 1 and 10);
           // on nginx ≤0.45× autocannon without pipelining, ≤1.2× wrk always.
           const goals = t.name === 'canned' ? { autocannon: 0.6 } : p === 1 ? { autocannon: 0.45, wrk: 1.2 } : { wrk: 1.2 }
