@@ -22,29 +22,31 @@ function isToken (str) {
   return true
 }
 
-// Header values may hold visible characters, spaces and tabs, and obs-text,
-// but never CR, LF or NUL: those would let a value inject its own headers.
+// Header values may hold visible characters, spaces and tabs, and anything
+// beyond ASCII, but never CR, LF or NUL: those would let a value inject its
+// own headers.
 function isValidHeaderValue (str) {
   for (let i = 0; i < str.length; i++) {
     const c = str.charCodeAt(i)
-    if ((c < 32 && c !== 9) || c === 127 || c > 255) return false
+    if ((c < 32 && c !== 9) || c === 127) return false
   }
   return true
 }
 
-// Returns the path as it goes into the latin1-encoded head: characters
-// beyond ASCII are sent as their UTF-8 bytes (as autocannon and browsers
-// do), not cut down to one byte each.
 function checkPath (path) {
-  let ascii = true
   for (let i = 0; i < path.length; i++) {
     const c = path.charCodeAt(i)
     if (c <= 32 || c === 127) {
       throw new InvalidOptionError('path', path, 'must not contain spaces or control characters')
     }
-    if (c > 127) ascii = false
   }
-  return ascii ? path : Buffer.from(path, 'utf8').latin1Slice()
+}
+
+// The head goes out as UTF-8, as autocannon sends it: a path or header
+// value beyond ASCII arrives as its UTF-8 bytes (obs-text on the wire),
+// where node:http would send latin1 or refuse.
+function headBytes (head) {
+  return Buffer.from(head, 'utf8')
 }
 
 // `host` is the Host header value (with the port when it is not the
@@ -56,7 +58,7 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }) {
   if (typeof path !== 'string' || path.length === 0) {
     throw new InvalidOptionError('path', path, 'must be a non-empty string')
   }
-  const target = checkPath(path)
+  checkPath(path)
   if (host !== undefined && host !== null && (typeof host !== 'string' || !isValidHeaderValue(host))) {
     throw new InvalidOptionError('host', host, 'must be a string without CR, LF or other control characters')
   }
@@ -69,7 +71,7 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }) {
     else throw new InvalidOptionError('body', body, 'must be a string or a Buffer')
   }
 
-  let head = `${method} ${target} HTTP/1.1\r\n`
+  let head = `${method} ${path} HTTP/1.1\r\n`
   let hasHost = false
   let hasConnection = false
   let chunked = false
@@ -107,7 +109,7 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }) {
     // The user asked for chunked framing: send the body as one chunk.
     head += 'Transfer-Encoding: chunked\r\n\r\n'
     const size = bodyBuf ? bodyBuf.length : 0
-    const parts = [Buffer.from(head, 'latin1')]
+    const parts = [headBytes(head)]
     if (size > 0) parts.push(Buffer.from(size.toString(16) + '\r\n'), bodyBuf, Buffer.from('\r\n'))
     parts.push(Buffer.from('0\r\n\r\n'))
     return Buffer.concat(parts)
@@ -115,12 +117,12 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }) {
 
   if (bodyBuf !== null) {
     head += `Content-Length: ${bodyBuf.length}\r\n\r\n`
-    return Buffer.concat([Buffer.from(head, 'latin1'), bodyBuf])
+    return Buffer.concat([headBytes(head), bodyBuf])
   }
   // A body-less POST/PUT/PATCH still states its length, as curl and
   // undici do; some servers otherwise wait for a body.
   if (method === 'POST' || method === 'PUT' || method === 'PATCH') head += 'Content-Length: 0\r\n'
-  return Buffer.from(head + '\r\n', 'latin1')
+  return headBytes(head + '\r\n')
 }
 
 // "host:port" for the Host header, leaving the port out when it is the
