@@ -5,7 +5,7 @@
 // pinned to one CPU and the target to another. Each figure is the median of
 // several runs, shown with the range, and the ratios the project is held to.
 //
-//   npm run bench                       full run (about 10 minutes)
+//   npm run bench                       full run (about 12 minutes)
 //   npm run bench -- --quick            2 s runs, one repetition
 //   npm run bench -- --json             the same figures as JSON on stdout
 //   npm run bench -- --render FILE      the tables of a report saved with --json
@@ -275,7 +275,8 @@ function renderSaved (file) {
   } catch (err) {
     fail(`cannot read a report from ${file}: ${err.message}`)
   }
-  if (!report || !Array.isArray(report.scenarios)) fail(`${file} is not a report written by --json`)
+  const complete = report && report.machine && report.options && Array.isArray(report.targets) && Array.isArray(report.scenarios)
+  if (!complete) fail(`${file} is not a report written by --json`)
   process.stdout.write(render(report))
 }
 

@@ -79,4 +79,11 @@ t.test('a file that is missing or not a report is refused in one line, exit 1', 
   t.equal(wrong.status, 1)
   t.match(wrong.stderr, /^bench: .*other\.json is not a report written by --json/)
   t.equal(wrong.stdout, '')
+
+  const partial = path.join(dir, 'partial.json')
+  fs.writeFileSync(partial, '{"scenarios": []}')
+  const half = render(partial)
+  t.equal(half.status, 1)
+  t.match(half.stderr, /^bench: .*partial\.json is not a report written by --json/)
+  t.notMatch(half.stderr, /\n\s+at /, 'no stack trace')
 })
