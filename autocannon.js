@@ -67,6 +67,9 @@ function autocannon (opts, cb) {
   try {
     config = buildConfig(opts, { callbackGiven: callback !== null })
     instance.opts = config
+    const limits = require('./lib/limits')
+    limits.checkLimits(config)
+    for (const { code, message } of limits.warnings(config)) process.emitWarning(message, { code })
     prepared = require('./lib/prepare').prepare(config)
   } catch (err) {
     fail(err)
@@ -94,13 +97,15 @@ function autocannon (opts, cb) {
       const { Run } = require('./lib/run')
       const run = new Run(config, instance, {
         ...prepared,
-        onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], config))
+        onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], config)),
+        onError: fail
       })
       instance.run = run
       run.emitResponses = instance.listenerCount('response') > 0
       try {
         run.start()
       } catch (err) {
+        // Thrown before anything was armed (see Run#start).
         run.finished = true
         return fail(err)
       }

@@ -4,17 +4,23 @@
 // as a FIFO (responses come back in the order requests were written). All
 // its state lives in fields set up here, so every client has one shape.
 //
-// When the socket dies, every request still in the FIFO is lost: it is
-// given back to the run's budget and counted once as one error for the
-// connection, not once per pipelined request.
+// Every request started ends once: a response, or an error. When the
+// socket dies, every request still in the FIFO ends with it, as one error
+// each (reported once per connection); a connection that cannot be opened
+// counts as one request that ended in an error. Only a close the server
+// announced sends the requests behind it again, as never started.
 
 const { EventEmitter } = require('events')
 const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
-const { RequestSequence, PENDING, HookError, headersObject } = require('./request-sequence')
-const { RequestTimeoutError } = require('./errors')
+const { RequestSequence, PENDING, headersObject } = require('./request-sequence')
+const { RequestTimeoutError, ResponseParseError, HookError, causeOf } = require('./errors')
 
+// A connection that keeps failing waits before it tries again, from 5 ms
+// doubling up to this; with an amount, failures use up the amount, so a
+// run against a dead target ends soon instead of creeping.
 const MAX_BACKOFF_MS = 1000
+const MAX_BACKOFF_AMOUNT_MS = 50
 
 class Client extends EventEmitter {
   constructor (run, target, index) {
@@ -35,8 +41,10 @@ class Client extends EventEmitter {
     // amount takes precedence over maxConnectionRequests (as in autocannon).
     this.maxRequests = config.amount ? 0 : config.maxConnectionRequests
     this.reconnectRate = config.reconnectRate
+    this.maxBackoff = config.amount ? MAX_BACKOFF_AMOUNT_MS : MAX_BACKOFF_MS
     this.verifyBody = run.verifyBody
     this.expectBody = config.expectBody
+    this.maxBodySize = config.maxBodySize
 
     this.socket = null
     this.connected = false
@@ -44,7 +52,9 @@ class Client extends EventEmitter {
     this.closeAfterResponse = false
     this.countedFailure = false
     this.failures = 0
+    this.hookFailures = 0
     this.reconnectTimer = null
+    this.retryTimer = null
     this.stopped = false
     this.done = false
 
@@ -62,6 +72,8 @@ class Client extends EventEmitter {
     this.readAt = 0
     this.pendingRequest = null
     this.bodyChunks = null
+    this.bodyBytes = 0
+    this.bodyTooLarge = false
     this.bodyHeaders = null
 
     this.sequence = new RequestSequence({
@@ -171,38 +183,68 @@ class Client extends EventEmitter {
 
   onSocketClose (socket) {
     if (socket !== this.socket) return
+    if (!this.stopped && !this.countedFailure) {
+      if (this.inFlight > 0 && this.closeAfterResponse) {
+        // The server announced the close (Connection: close, HTTP/1.0, a
+        // body ended by the close): it processes nothing after that
+        // response (RFC 9112 §9.6), so the requests pipelined behind it
+        // were never started there. They go again, on the next connection.
+        this.run.giveBack(this.inFlight)
+        this.unsend(this.inFlight)
+      } else if (this.inFlight > 0) {
+        this.fail(new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight'))
+      } else if (!this.connected) {
+        this.fail(new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established'))
+      }
+    }
     this.socket = null
     this.connected = false
-    const lost = this.inFlight
     this.dropInFlight()
-    if (this.stopped) return
-    if (lost > 0 && !this.closeAfterResponse && !this.countedFailure) {
-      this.fail(new Error('socket hang up: the connection closed with requests in flight'))
-    }
-    if (this.done) return
+    if (this.stopped || this.done) return
+    if (this.nothingLeft()) return this.finish()
+    // A connection closed before a single request went on it (a server
+    // that closes on accept, under a rate with nothing due yet) is a
+    // failure too for the back-off, though no request was lost.
+    if (!this.countedFailure && this.sentOnSocket === 0) this.failures++
     let delay = 0
-    if (this.countedFailure) {
+    if (this.countedFailure || this.sentOnSocket === 0) {
       // Back off on repeated failures so a dead server is not spun on.
-      delay = this.failures <= 1 ? 0 : Math.min(MAX_BACKOFF_MS, 5 * 2 ** (this.failures - 2))
+      delay = this.failures <= 1 ? 0 : Math.min(this.maxBackoff, 5 * 2 ** (this.failures - 2))
     }
     if (delay === 0) setImmediate(() => this.open())
     else this.reconnectTimer = setTimeout(() => this.open(), delay)
   }
 
-  // One failure of this connection: counted once, then the socket goes.
-  fail (err, isTimeout = false) {
+  // One failure of this connection, reported once. The requests in flight
+  // on it end as errors; if none was (the connection never opened), the
+  // attempt itself counts as one request, while the budget allows.
+  fail (err) {
     if (this.countedFailure) return
     this.countedFailure = true
     this.failures++
-    this.run.onClientError(this, err, isTimeout)
+    let lost = this.inFlight
+    if (lost === 0 && !this.connected && this.run.takeAttempt()) lost = 1
+    this.completed += lost
+    const cause = causeOf(err, this.connected)
+    // The FIFO is emptied before the run hears of it: an amount run that
+    // ends on these errors finds nothing of them still in flight.
+    this.dropInFlight()
+    this.run.onClientError(this, err, lost, cause)
     if (this.socket) this.socket.destroy()
   }
 
   dropInFlight () {
-    if (this.inFlight > 0) this.run.giveBack(this.inFlight)
     this.inFlight = 0
     this.head = 0
     this.bodyChunks = null
+    this.bodyTooLarge = false
+    // A setupRequest still settling was in the FIFO: it ended with it.
+    this.pendingRequest = null
+  }
+
+  // No request left for this connection to make.
+  nothingLeft () {
+    return (this.maxRequests !== 0 && this.completed >= this.maxRequests) || this.run.exhausted()
   }
 
   // Called by the run's sweep, not per request: no timer per request.
@@ -210,13 +252,14 @@ class Client extends EventEmitter {
     if (this.socket === null || this.countedFailure) return
     const since = this.inFlight > 0 ? this.sentAt[this.head] : (this.connected ? 0 : this.connectStartedAt)
     if (since !== 0 && now - since >= this.timeoutMs) {
-      this.fail(new RequestTimeoutError(this.timeoutMs / 1000), true)
+      this.fail(new RequestTimeoutError(this.timeoutMs / 1000, !this.connected))
     }
   }
 
   stop () {
     this.stopped = true
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer)
+    if (this.retryTimer) clearTimeout(this.retryTimer)
     this.reconnectTimer = null
     if (this.socket) this.socket.destroy()
   }
@@ -242,6 +285,10 @@ class Client extends EventEmitter {
     if (this.reconnectRate) n = Math.min(n, this.reconnectRate - this.sentOnSocket)
     n = this.run.take(this, n)
     if (n === 0) return this.checkIdle()
+    // Counted before anything can end them: a hook that fails may end the
+    // run (its amount) while the batch is being built.
+    this.sentOnSocket += n
+    this.recorder.sent += n
     const now = performance.now()
     const planned = this.run.planned
     if (this.batches !== null) {
@@ -250,8 +297,6 @@ class Client extends EventEmitter {
     } else {
       this.sendSequence(n, now, planned)
     }
-    this.sentOnSocket += n
-    this.recorder.sent += n
   }
 
   batch (n) {
@@ -287,30 +332,31 @@ class Client extends EventEmitter {
       socket.write(bytes)
       return
     }
-    const granted = n
     let sent = 0
-    let failed = false
+    // Requests whose hook failed: started (they count as sent) and ended
+    // as errors, never written.
+    let failed = 0
     // One write for all of them: a single buffer costs far less than a
     // writev of many small ones.
     let first = null
     let parts = null
-    while (sent < n) {
+    while (sent + failed < n) {
       let bytes
       try {
         bytes = sequence.next()
       } catch (err) {
-        // The hook's request is used up: counted as an error, not sent.
+        failed++
+        this.completed++
         this.run.onHookError(this, err)
-        failed = true
-        n--
+        if (this.stopped) return
         continue
       }
       if (bytes === PENDING) {
-        this.awaitRequest(sequence.pending, sequence.lastEntry, planned === null ? now : planned[sent])
+        this.awaitRequest(sequence.pending, sequence.lastEntry, planned === null ? now : planned[sent + failed])
         sent++
         break
       }
-      this.push(now, planned === null ? now : planned[sent], sequence.lastEntry, sequence.lastIsHead)
+      this.push(now, planned === null ? now : planned[sent + failed], sequence.lastEntry, sequence.lastIsHead)
       if (first === null) first = bytes
       else if (parts === null) parts = [first, bytes]
       else parts.push(bytes)
@@ -318,17 +364,32 @@ class Client extends EventEmitter {
     }
     if (parts !== null) socket.write(Buffer.concat(parts))
     else if (first !== null) socket.write(first)
-    if (sent < n) this.run.giveBack(n - sent)
-    // pump() counts all it granted as sent once we return.
-    this.unsend(granted - sent)
-    // Nothing may be in flight to bring us back here: try again soon.
-    if (failed) setImmediate(() => { if (this.socket === socket) this.pump() })
+    const unused = n - sent - failed
+    if (unused > 0) {
+      // pump() counted all it granted as sent.
+      this.run.giveBack(unused)
+      this.unsend(unused)
+    }
+    if (failed === 0) {
+      this.hookFailures = 0
+      return
+    }
+    // Nothing may be in flight to bring us back here: try again soon, and
+    // later and later while the hook fails every time (no spinning).
+    if (sent === 0) this.hookFailures++
+    const delay = this.hookFailures <= 1 ? 0 : Math.min(this.maxBackoff, 5 * 2 ** (this.hookFailures - 2))
+    const retry = () => {
+      this.retryTimer = null
+      if (this.socket === socket) this.pump()
+    }
+    if (delay === 0) setImmediate(retry)
+    else this.retryTimer = setTimeout(retry, delay)
   }
 
   // setupRequest returned a promise: the request goes out when it settles,
   // keeping the time it was meant to go. Its slot in the FIFO is held
-  // meanwhile so nothing overtakes it. If the socket goes first, the slot
-  // was already given back with it.
+  // meanwhile so nothing overtakes it. If the socket goes first, the
+  // request ended with it (an error).
   awaitRequest (promise, entry, planned) {
     const socket = this.socket
     const slot = (this.head + this.inFlight) % this.pipelining
@@ -349,7 +410,7 @@ class Client extends EventEmitter {
       try {
         bytes = this.sequence.settle(entry, req)
       } catch (err) {
-        this.unsend(1)
+        this.completed++
         this.run.onHookError(this, err)
         return this.pump()
       }
@@ -365,7 +426,7 @@ class Client extends EventEmitter {
       const err2 = this.sequence.fail(entry, err)
       if (!release()) return this.pump()
       if (this.stopped) return
-      this.unsend(1)
+      this.completed++
       this.run.onHookError(this, err2)
       this.pump()
     })
@@ -401,8 +462,8 @@ class Client extends EventEmitter {
     this.readAt = performance.now()
     this.parser.execute(buf, start, end)
     if (this.closeAfterResponse && this.socket) {
-      // The server said Connection: close: whatever else is in flight is
-      // lost with the socket; reconnect without counting an error.
+      // The server said Connection: close: whatever else is in flight goes
+      // again on a new connection (see onSocketClose).
       this.socket.destroy()
       return
     }
@@ -410,7 +471,10 @@ class Client extends EventEmitter {
   }
 
   onHeadersComplete (status, headers) {
-    if (this.wantBody) this.bodyChunks = []
+    if (this.wantBody) {
+      this.bodyChunks = []
+      this.bodyBytes = 0
+    }
     if (headers !== null) {
       this.bodyHeaders = headers
       if (this.listenerCount('headers') > 0) this.emit('headers', headersObject(headers))
@@ -419,6 +483,15 @@ class Client extends EventEmitter {
   }
 
   onBody (buf, start, end) {
+    if (this.bodyTooLarge) return
+    this.bodyBytes += end - start
+    if (this.bodyBytes > this.maxBodySize) {
+      // Kept no further: the response is read to its end and then counted
+      // as an error, and the connection goes on.
+      this.bodyTooLarge = true
+      this.bodyChunks = []
+      return
+    }
     // Copy: the read buffer is shared and reused.
     this.bodyChunks.push(Buffer.from(buf.subarray(start, end)))
   }
@@ -427,7 +500,7 @@ class Client extends EventEmitter {
     if (this.inFlight === 0 || this.pendingRequest !== null && this.inFlight === 1) {
       // A response nobody asked for.
       this.parser.abort()
-      this.fail(new Error('received a response to no request'))
+      this.fail(new ResponseParseError('AC_UNEXPECTED_RESPONSE', 'received a response to no request'))
       return
     }
     const slot = this.head
@@ -436,16 +509,25 @@ class Client extends EventEmitter {
     this.inFlight--
     this.completed++
     this.failures = 0
+    if (close) this.closeAfterResponse = true
+    if (this.bodyTooLarge) return this.bodyOverflow()
     const latencyMs = now - this.plannedAt[slot]
     const recorder = this.recorder
     recorder.response(status, bytes, Math.round(latencyMs * 1000))
     if (recorder.latencyUncorrected !== null) recorder.uncorrected(status, Math.round((now - this.sentAt[slot]) * 1000))
-    if (close) this.closeAfterResponse = true
 
     if (this.bodyChunks !== null) this.deliverBody(status, slot)
     if (this.run.emitResponses) this.run.emitResponse(this, status, bytes, latencyMs)
     if (this._events.response !== undefined) this.emit('response', status, bytes, latencyMs)
     this.run.onResponse(this)
+  }
+
+  // The body was larger than maxBodySize: this request ends in an error.
+  bodyOverflow () {
+    this.bodyTooLarge = false
+    this.bodyChunks = null
+    const err = new ResponseParseError('AC_BODY_TOO_LARGE', `a response body was larger than maxBodySize (${this.maxBodySize} bytes)`)
+    this.run.onClientError(this, err, 1, 'parse')
   }
 
   deliverBody (status, slot) {
@@ -454,23 +536,30 @@ class Client extends EventEmitter {
     if (this.listenerCount('body') > 0) this.emit('body', body)
     let text = null
     if (this.verifyBody || this.expectBody !== undefined || this.sequence.hasOnResponse) text = body.toString()
+    // A response counts as one mismatch at most, whichever check failed.
+    let mismatched = false
     if (this.verifyBody) {
       let ok
       try {
         ok = this.verifyBody(text)
       } catch (err) {
         ok = true
-        this.run.onHookError(this, new HookError('verifyBody', 'threw', err))
+        mismatched = true
+        this.run.onResponseHookError(this, new HookError('verifyBody', 'threw', err), true)
       }
-      if (!ok) this.run.onMismatch(this, text)
+      if (!ok) {
+        mismatched = true
+        this.run.onMismatch(this, text)
+      }
     } else if (this.expectBody !== undefined && text !== this.expectBody) {
+      mismatched = true
       this.run.onMismatch(this, text)
     }
     if (this.sequence.hasOnResponse) {
       try {
         this.sequence.onResponse(this.entryOf[slot], status, text, headersObject(this.bodyHeaders))
       } catch (err) {
-        this.run.onHookError(this, err)
+        this.run.onResponseHookError(this, err, !mismatched)
       }
     }
   }

@@ -4,8 +4,9 @@
 // options go in once; a frozen config comes out, and nothing downstream
 // mutates it or re-derives a default.
 
-const { InvalidOptionError } = require('./errors')
+const { InvalidOptionError, raise } = require('./errors')
 const { hostHeader, isToken } = require('./request-encoder')
+const { maskSecrets } = require('./redact')
 
 const DEFAULTS = Object.freeze({
   url: undefined,
@@ -41,6 +42,9 @@ const DEFAULTS = Object.freeze({
   expectBody: undefined,
   tlsOptions: undefined,
   skipAggregateResult: false,
+  // Bytes of one response body kept for a hook, verifyBody or expectBody;
+  // past it, that request is an error (AC_BODY_TOO_LARGE).
+  maxBodySize: 10 * 1024 * 1024,
   debug: false
 })
 
@@ -65,10 +69,12 @@ function integer (opts, option, min) {
 }
 
 // 0 means "not set" for the optional limits, as in autocannon.
+// (also "0": the CLI and JSON configs hand numbers as strings).
 function optionalPositiveInteger (opts, option) {
   const value = opts[option]
-  if (value === undefined || value === null || value === 0 || value === false) return 0
+  if (value === undefined || value === null || value === false) return 0
   const n = toNumber(option, value)
+  if (n === 0) return 0
   if (!Number.isInteger(n) || n < 1) fail(option, value, 'must be a positive integer')
   return n
 }
@@ -83,16 +89,20 @@ function positiveNumber (opts, option) {
 
 function optionalRate (opts, option) {
   const value = opts[option]
-  if (value === undefined || value === null || value === 0 || value === false) return 0
+  if (value === undefined || value === null || value === false) return 0
   const n = toNumber(option, value)
+  if (n === 0) return 0
   if (!(n > 0) || !isFinite(n)) fail(option, value, 'must be a number of requests per second > 0')
   return n
 }
 
+// Seconds: a number, a numeric string or a timestring ("10s", "2m",
+// "1h30m"). The CLI hands its -d here as typed, so both doors accept and
+// refuse the same durations.
 function parseDuration (value) {
   if (value === undefined || value === null) return DEFAULTS.duration
   if (typeof value === 'number') {
-    if (!(value >= 0) || !isFinite(value)) fail('duration', value, 'must be a number of seconds >= 0')
+    if (!(value >= 0) || !isFinite(value)) fail('duration', value, 'must be a number of seconds > 0')
     return value
   }
   if (typeof value === 'string') {
@@ -105,13 +115,15 @@ function parseDuration (value) {
       } catch {}
     }
   }
-  return fail('duration', value, 'must be a number of seconds or a timestring such as "10s" or "2m"')
+  return fail('duration', value, 'must be a number of seconds > 0 or a timestring such as "10s" or "2m"')
 }
 
 function parseTarget (raw, socketPath, credentials) {
   if (typeof raw !== 'string' || raw.trim() === '') fail('url', raw, 'must be a non-empty string')
   let href = raw.trim()
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(href)) href = 'http://' + href
+  // WHATWG parsing would read http:///path as the host "path".
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)) fail('url', raw, 'has no host (e.g. http://127.0.0.1:3000/path)')
   let url
   try {
     url = new URL(href)
@@ -131,7 +143,7 @@ function parseTarget (raw, socketPath, credentials) {
   // Brackets belong in the Host header and URL, not in the address we dial.
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
   return Object.freeze({
-    href: redactPassword(url.href),
+    href: maskSecrets(url.href),
     origin: url.origin,
     secure,
     hostname,
@@ -148,20 +160,9 @@ function withScheme (raw) {
   return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw.trim()) ? raw.trim() : 'http://' + raw.trim()
 }
 
+// The URL as results and output show it: never with its credentials.
 function normaliseUrl (raw) {
-  return typeof raw === 'string' ? redactPassword(withScheme(raw)) : raw
-}
-
-// The URL as results and output show it: never with its password.
-function redactPassword (href) {
-  try {
-    const url = new URL(href)
-    if (!url.password) return href
-    url.password = ''
-    return url.href
-  } catch {
-    return href
-  }
+  return typeof raw === 'string' ? maskSecrets(withScheme(raw)) : raw
 }
 
 function isFunctionOrPath (value) {
@@ -232,7 +233,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   const config = {
     url,
     urls,
-    // Set only when a URL had a password: what `url` no longer shows, for
+    // Set only when a URL had credentials: what `url` no longer shows, for
     // workers that rebuild the targets from `url`.
     urlCredentials: rawUrls.some((u) => normaliseUrl(u) !== withScheme(u))
       ? Object.freeze(urls.map((u) => u.auth || null))
@@ -269,6 +270,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     expectBody: opts.expectBody,
     tlsOptions: opts.tlsOptions,
     skipAggregateResult: !!opts.skipAggregateResult,
+    maxBodySize: integer(opts, 'maxBodySize', 1),
     debug: !!opts.debug
   }
 
@@ -293,8 +295,21 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (config.forever && config.workers) {
     fail('forever', true, 'is not supported together with workers')
   }
+  if (config.duration === 0 && !config.amount) {
+    fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
+  }
+  if (opts.body !== undefined && opts.body !== null && opts.form !== undefined && opts.form !== null) {
+    throw raise('AC_CONFLICTING_OPTIONS', 'body and form cannot be used together: the form is the body (use one of them)')
+  }
+  if (config.workers > config.connections) {
+    throw raise('AC_TOO_MANY_WORKERS', `${config.workers} workers need at least as many connections (connections is ${config.connections}): use fewer workers or more connections`)
+  }
+  if (config.workers && config.amount && config.amount < config.workers) {
+    throw raise('AC_TOO_MANY_WORKERS', `${config.workers} workers need an amount of at least ${config.workers} requests (amount is ${config.amount}): use fewer workers`)
+  }
+  if (config.tlsOptions) require('./tls-check').checkTlsOptions(config.tlsOptions)
 
   return Object.freeze(config)
 }
 
-module.exports = { DEFAULTS, buildConfig, parseTarget }
+module.exports = { DEFAULTS, buildConfig, parseTarget, parseDuration }

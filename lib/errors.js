@@ -1,7 +1,61 @@
 'use strict'
 
-// Errors with stable codes. Messages name the option and the value, and say
-// what would be accepted, so the CLI can print them as one line.
+// The one registry of what can go wrong, each with a stable code. Two kinds:
+//
+// - raised: bad input or an environment the run cannot work in. The library
+//   rejects with an AutocannonError carrying the code; the CLI prints its
+//   message as one line and exits 1. Messages say what to do.
+// - counted: a request that ended in an error. Never thrown at the user:
+//   counted in the result under errorsByCause and errorCodes, and passed to
+//   'reqError'. Besides these, requests are counted under the system's own
+//   codes (ECONNREFUSED, ENOTFOUND, EMFILE, ECONNRESET, EPIPE…) and the
+//   parser's HPE_* codes, named as Node's own parser (llhttp) names them.
+//
+// The README's table of codes is checked against this one by a test.
+
+const { maskSecrets } = require('./redact')
+
+const RAISED = {
+  AC_INVALID_OPTION: 'An option has a value that cannot be used: the message names the option, the value and what is accepted.',
+  AC_INVALID_ARGUMENT: 'The command line cannot be read: unknown flag, missing URL or value, a bad --warmup group.',
+  AC_CONFLICTING_OPTIONS: 'Two options that cannot be used together, such as a body (-b, -i) and a form (-F).',
+  AC_FILE_UNREADABLE: 'A file named by an option (-i, -F, --har, --cert, --key, --ca) cannot be read or parsed.',
+  AC_INVALID_TLS_FILE: 'A certificate, key or CA (--cert, --key, --ca, tlsOptions) is not valid PEM, or the key does not match the certificate.',
+  AC_TOO_MANY_CONNECTIONS: 'More connections than the open-file limit (ulimit -n) or the local ports for one target allow.',
+  AC_TOO_MANY_WORKERS: 'More workers than connections (each worker needs one), or than requests in an amount run.',
+  AC_WORKER_FAILED: 'A worker thread stopped with an error.',
+  AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.'
+}
+
+// Counted per request, with the cause they count under.
+const COUNTED = {
+  AC_TIMEOUT: ['timeout', 'No response within `timeout` seconds: the connection is closed and its requests in flight count as timeouts.'],
+  AC_CONNECT_TIMEOUT: ['timeout', 'The connection was not established within `timeout` seconds: one request counts as a timeout.'],
+  AC_SOCKET_HANG_UP: ['read', 'The server closed the connection with requests in flight, without announcing it.'],
+  AC_UNEXPECTED_RESPONSE: ['parse', 'A response arrived for no request; the connection is closed (its requests in flight are lost).'],
+  AC_BODY_TOO_LARGE: ['parse', 'A body that a hook, verifyBody or expectBody needs was larger than `maxBodySize`.'],
+  AC_HOOK_ERROR: ['hook', 'A setupRequest hook threw, rejected or returned something that cannot be sent: that request is not sent.'],
+  // An error that came without a code: counted as connect or read by when it happened.
+  AC_UNKNOWN: [null, 'An error without a code of its own (its message is passed to reqError and --debug).']
+}
+
+// Causes, as wrk counts its socket errors, plus the user's hooks. Status
+// codes are not errors: non-2xx responses are responses (see `non2xx`).
+const CAUSES = Object.freeze(['connect', 'read', 'write', 'timeout', 'parse', 'hook'])
+
+// Emitted with process.emitWarning; the run goes on.
+const WARNINGS = {
+  AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.'
+}
+
+class AutocannonError extends Error {
+  constructor (code, message) {
+    // No credentials in any message, whatever put them there.
+    super(maskSecrets(message))
+    this.name = 'AutocannonError'
+    this.code = code
+  }
+}
 
 function show (value) {
   if (typeof value === 'string') return JSON.stringify(value)
@@ -17,30 +71,78 @@ function show (value) {
   }
 }
 
-class InvalidOptionError extends Error {
+class InvalidOptionError extends AutocannonError {
   constructor (option, value, expected) {
-    super(`invalid option "${option}": ${show(value)} ${expected}`)
+    super('AC_INVALID_OPTION', `invalid option "${option}": ${show(value)} ${expected}`)
     this.name = 'InvalidOptionError'
-    this.code = 'AC_INVALID_OPTION'
     this.option = option
+    // What follows the option's name, for the CLI to put after its flag.
+    this.detail = maskSecrets(`${show(value)} ${expected}`)
   }
 }
 
 // Counted per connection failure; `code` is the category used in results.
-class ResponseParseError extends Error {
+class ResponseParseError extends AutocannonError {
   constructor (code, message) {
-    super(message)
+    super(code, message)
     this.name = 'ResponseParseError'
-    this.code = code
   }
 }
 
-class RequestTimeoutError extends Error {
-  constructor (seconds) {
-    super(`request timed out after ${seconds}s`)
+class RequestTimeoutError extends AutocannonError {
+  constructor (seconds, connecting = false) {
+    super(connecting ? 'AC_CONNECT_TIMEOUT' : 'AC_TIMEOUT', connecting
+      ? `connection not established within ${seconds}s`
+      : `request timed out after ${seconds}s`)
     this.name = 'RequestTimeoutError'
-    this.code = 'AC_TIMEOUT'
   }
 }
 
-module.exports = { InvalidOptionError, ResponseParseError, RequestTimeoutError, show }
+// A user hook failed: the message names the hook (and its file).
+class HookError extends AutocannonError {
+  constructor (hook, what, cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause === undefined ? '' : cause)
+    super('AC_HOOK_ERROR', `${hook} ${what}${detail ? ': ' + detail : ''}`)
+    this.name = 'HookError'
+    this.hook = hook
+    if (cause !== undefined) this.cause = cause
+  }
+}
+
+function raise (code, message) {
+  if (!(code in RAISED)) throw new Error(`unregistered error code ${code}`)
+  return new AutocannonError(code, message)
+}
+
+// An error from a socket or the parser → the cause it counts under.
+// `connected`: whether the connection had been established.
+function causeOf (err, connected) {
+  const code = err && err.code
+  if (code in COUNTED && COUNTED[code][0] !== null) return COUNTED[code][0]
+  if (typeof code === 'string' && code.startsWith('HPE_')) return 'parse'
+  const syscall = err && err.syscall
+  if (syscall === 'write' || syscall === 'writev' || code === 'EPIPE') return 'write'
+  if (syscall === 'connect' || syscall === 'getaddrinfo' || syscall === 'lookup') return 'connect'
+  return connected ? 'read' : 'connect'
+}
+
+function codeOf (err) {
+  const code = err && err.code
+  return typeof code === 'string' && code !== '' ? code : 'AC_UNKNOWN'
+}
+
+module.exports = {
+  RAISED,
+  COUNTED,
+  CAUSES,
+  WARNINGS,
+  AutocannonError,
+  InvalidOptionError,
+  ResponseParseError,
+  RequestTimeoutError,
+  HookError,
+  raise,
+  causeOf,
+  codeOf,
+  show
+}

@@ -100,12 +100,35 @@ function rateLine (rate) {
   return line
 }
 
+// "read 450, connect 50": the non-zero counts, largest first.
+function counts (byKey) {
+  return Object.keys(byKey).filter((k) => byKey[k] > 0).sort((a, b) => byKey[b] - byKey[a])
+    .map((k) => `${k} ${byKey[k]}`).join(', ')
+}
+
+// Why a run got no response at all, in one line (the CLI then exits 1).
+function noResponseLine (result) {
+  const url = Array.isArray(result.url) ? result.url.join(', ') : result.url
+  const sent = result.requests ? result.requests.sent : 0
+  if (result.errors > 0) {
+    const codes = result.errorCodes ? `; ${counts(result.errorCodes)}` : ''
+    return `no response from ${url}: ${result.errors} of ${sent} requests ended in errors (${counts(result.errorsByCause || {})}${codes})`
+  }
+  if (sent > 0) {
+    return `no response from ${url}: ${sent} requests were still waiting after ${result.duration}s (each may wait up to the timeout, -t)`
+  }
+  return `no response from ${url}: no request was sent in ${result.duration}s`
+}
+
 function printResult (result, opts) {
   opts = Object.assign({}, DEFAULTS, opts)
   const lines = []
   const out = (text) => lines.push(text)
 
-  if (opts.verbose !== false && opts.renderResultsTable !== false) {
+  // Without a single response the tables would be all zeros: the summary
+  // lines below say what happened instead.
+  const responded = !(result.requests && result.requests.total === 0)
+  if (opts.verbose !== false && opts.renderResultsTable !== false && responded) {
     const colors = colorsFor(opts.outputStream)
     const withMs = (v) => `${ms(v)} ms`
 
@@ -158,6 +181,8 @@ function printResult (result, opts) {
   out(`${abbreviate(sent)} requests in ${result.duration}s, ${bytes(result.throughput.total)} read`)
   if (result.errors) {
     out(`${abbreviate(result.errors)} errors (${abbreviate(result.timeouts || 0)} timeouts)`)
+    if (result.errorsByCause) out(`  by cause: ${counts(result.errorsByCause)}`)
+    if (result.errorCodes) out(`  by code: ${counts(result.errorCodes)}`)
   }
   if (result.mismatches) {
     out(`${abbreviate(result.mismatches)} requests with mismatched body`)
@@ -174,3 +199,4 @@ module.exports.printResult = printResult
 module.exports.wantsColor = wantsColor
 module.exports.colorsFor = colorsFor
 module.exports.formatMs = ms
+module.exports.noResponseLine = noResponseLine

@@ -6,6 +6,7 @@
 // that result.js aggregates.
 
 const { createLatencyHistogram, encode } = require('./histogram')
+const { CAUSES } = require('./errors')
 
 const MAX_STATUS = 1000
 
@@ -24,9 +25,13 @@ class Recorder {
     this.tickBytes = 0
     this.totalCompleted = 0
     this.totalBytes = 0
+    // Every request started ends as one of: a response (counted in
+    // `counter`/`totalCompleted`), an error, or in flight at the end.
     this.sent = 0
     this.errors = 0
     this.timeouts = 0
+    this.errorsByCause = Object.fromEntries(CAUSES.map((cause) => [cause, 0]))
+    this.errorCodes = Object.create(null)
     this.mismatches = 0
     this.resets = 0
     // Requests that started late against the rate plan, and by how much.
@@ -51,6 +56,20 @@ class Recorder {
   // plan-corrected one under a fixed rate.
   uncorrected (status, latencyUs) {
     if (this.includeErrorStats || (status >= 200 && status < 300)) this.latencyUncorrected.recordValue(latencyUs)
+  }
+
+  // `count` requests ended in an error of this cause and code. Off the
+  // request path: only failures come here.
+  requestErrors (count, cause, code) {
+    this.errors += count
+    this.errorsByCause[cause] += count
+    if (cause === 'timeout') this.timeouts += count
+    this.errorCodes[code] = (this.errorCodes[code] || 0) + count
+  }
+
+  // Requests that have ended, one way or another.
+  get ended () {
+    return this.totalCompleted + this.counter + this.errors
   }
 
   sample (epochMs) {
@@ -108,6 +127,8 @@ class Recorder {
       samples: this.series.length,
       errors: this.errors,
       timeouts: this.timeouts,
+      errorsByCause: { ...this.errorsByCause },
+      errorCodes: { ...this.errorCodes },
       mismatches: this.mismatches,
       non2xx: classes[0] + classes[2] + classes[3] + classes[4],
       resets: this.resets,

@@ -9,7 +9,7 @@
 // its first, and when a setupRequest hook returns nothing (a reset).
 
 const { encodeRequest } = require('./request-encoder')
-const { InvalidOptionError } = require('./errors')
+const { InvalidOptionError, HookError } = require('./errors')
 
 const ID_TAG = '[<id>]'
 // The tag as it looks once a URL has been percent-encoded.
@@ -19,20 +19,10 @@ const ID_TAG_ENCODED = '[%3Cid%3E]'
 // promise is then in `sequence.pending`.
 const PENDING = Object.freeze({ pending: true })
 
-// A user hook failed: the message names the hook (and its file).
-class HookError extends Error {
-  constructor (hook, what, cause) {
-    const detail = cause instanceof Error ? cause.message : String(cause)
-    super(`${hook} ${what}${detail ? ': ' + detail : ''}`)
-    this.name = 'HookError'
-    this.code = 'AC_HOOK_ERROR'
-    this.hook = hook
-    if (cause !== undefined) this.cause = cause
-  }
-}
+const { loadFunction } = require('./prepare')
 
 function loadHook (hook, name) {
-  return require('./prepare').loadFunction(hook, name)
+  return hook === undefined || hook === null || typeof hook === 'function' ? hook || undefined : loadFunction(hook, name)
 }
 
 // A deep copy as lodash.clonedeep makes it (which autocannon uses): plain

@@ -8,12 +8,18 @@
 // load on the server at once), samples of runs that did not are kept apart.
 
 const { createCountHistogram, createLatencyHistogram, decode, toStats } = require('./histogram')
+const { CAUSES } = require('./errors')
+const { maskSecrets } = require('./redact')
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
   'mismatches', 'non2xx', 'resets', 'late', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
 
 function time (value) {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
+}
+
+function maskUrl (url) {
+  return Array.isArray(url) ? url.map(maskSecrets) : maskSecrets(url)
 }
 
 function mergeSeries (raws, sampleInt) {
@@ -60,12 +66,20 @@ function aggregateResult (results, opts = {}) {
   const totals = {}
   for (const f of COUNT_FIELDS) totals[f] = 0
   const statusCodeStats = {}
+  const errorsByCause = Object.fromEntries(CAUSES.map((cause) => [cause, 0]))
+  const errorCodes = {}
   let start = Infinity
   let finish = -Infinity
   for (const r of raws) {
     for (const f of COUNT_FIELDS) totals[f] += r[f] || 0
     for (const code of Object.keys(r.statusCodeStats || {})) {
       statusCodeStats[code] = { count: (statusCodeStats[code] ? statusCodeStats[code].count : 0) + r.statusCodeStats[code].count }
+    }
+    for (const cause of Object.keys(r.errorsByCause || {})) {
+      errorsByCause[cause] = (errorsByCause[cause] || 0) + r.errorsByCause[cause]
+    }
+    for (const code of Object.keys(r.errorCodes || {})) {
+      errorCodes[code] = (errorCodes[code] || 0) + r.errorCodes[code]
     }
     start = Math.min(start, time(r.start))
     finish = Math.max(finish, time(r.finish))
@@ -93,7 +107,7 @@ function aggregateResult (results, opts = {}) {
 
   const result = {
     title: opts.title,
-    url: opts.url,
+    url: maskUrl(opts.url),
     socketPath: opts.socketPath,
     connections: opts.connections === undefined ? 10 : opts.connections,
     sampleInt,
@@ -105,6 +119,8 @@ function aggregateResult (results, opts = {}) {
     finish: new Date(finish),
     errors: totals.errors,
     timeouts: totals.timeouts,
+    errorsByCause,
+    errorCodes,
     mismatches: totals.mismatches,
     non2xx: totals.non2xx,
     resets: totals.resets,

@@ -9,12 +9,18 @@ const { Client } = require('./client')
 const { Recorder } = require('./recorder')
 const { transportFor } = require('./transport')
 const { createScheduler } = require('./scheduler')
+const { codeOf } = require('./errors')
+const { maskSecrets } = require('./redact')
+
+// Connections opened per turn of the event loop (~70 µs each on loopback).
+const OPEN_BATCH = 256
 
 class Run {
-  constructor (config, events, { onDone, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot } = {}) {
+  constructor (config, events, { onDone, onError, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot } = {}) {
     this.config = config
     this.events = events
     this.onDone = onDone
+    this.onError = onError || ((err) => { throw err })
     const rated = !!(config.connectionRate || config.overallRate)
     // Under a rate, latency runs from the planned send time, and the
     // service time is kept beside it; -C makes latency the service time.
@@ -37,6 +43,7 @@ class Run {
     this.budget = config.amount || (config.maxConnectionRequests ? 0 : config.maxOverallRequests) || Infinity
     this.emitResponses = false
     this.clients = []
+    this.openTimer = null
     this.doneClients = 0
     this.finished = false
     this.stopping = false
@@ -58,15 +65,11 @@ class Run {
   start () {
     if (this.finished) return
     const config = this.config
+    // The first batch is built before any timer is armed: a request that
+    // cannot be encoded, or a setupClient that throws, fails the start and
+    // leaves nothing behind.
+    this.addClients(OPEN_BATCH)
     this.startedAt = performance.now()
-    const urls = config.urls
-    for (let i = 0; i < config.connections; i++) {
-      const client = new Client(this, urls[i % urls.length], i)
-      if (this.setupClient) this.setupClient(client)
-      this.clients.push(client)
-    }
-    for (const client of this.clients) client.start()
-
     this.scheduleSample(1)
     this.timers.push(setInterval(() => this.events.emit('tick', this.recorder.takeTick()), 1000))
     const timeoutMs = config.timeout * 1000
@@ -75,6 +78,37 @@ class Run {
       this.timers.push(setTimeout(() => this.finish(), config.duration * 1000))
     }
     if (this.scheduler) this.scheduler.start(this.recorder)
+    this.openClients(0)
+  }
+
+  addClients (count) {
+    const urls = this.config.urls
+    const to = Math.min(this.config.connections, this.clients.length + count)
+    for (let i = this.clients.length; i < to; i++) {
+      const client = new Client(this, urls[i % urls.length], i)
+      if (this.setupClient) this.setupClient(client)
+      this.clients.push(client)
+    }
+  }
+
+  // Connections are built and opened a batch per turn of the event loop:
+  // thousands of them in one go would hold the clock (samples, timeouts,
+  // the end of the run) for seconds.
+  openClients (from) {
+    this.openTimer = null
+    const to = this.clients.length
+    for (let i = from; i < to && !this.finished; i++) this.clients[i].start()
+    if (to === this.config.connections || this.finished) return
+    this.openTimer = setImmediate(() => {
+      this.openTimer = null
+      if (this.finished) return
+      try {
+        this.addClients(OPEN_BATCH)
+      } catch (err) {
+        return this.abort(err)
+      }
+      this.openClients(to)
+    })
   }
 
   // Samples fall at fixed offsets from the start, whatever the timer drift.
@@ -92,9 +126,15 @@ class Run {
     return this.clock.epoch + (t - this.clock.start)
   }
 
+  // Timers run before the event loop reads its sockets: after a stall,
+  // responses and connections that are already waiting would count as
+  // timeouts. Checking after the next poll reads them first.
   sweep () {
-    const now = performance.now()
-    for (const client of this.clients) client.checkTimeout(now)
+    setImmediate(() => {
+      if (this.finished) return
+      const now = performance.now()
+      for (const client of this.clients) client.checkTimeout(now)
+    })
   }
 
   // --- called by clients ---
@@ -116,6 +156,17 @@ class Run {
     return n
   }
 
+  // A connection that could not be opened counts as one request that
+  // ended in an error, as in autocannon: taken from the budget (not from a
+  // rate plan) and counted as sent. False once the budget is spent.
+  takeAttempt () {
+    if (this.finished || this.budget === 0) return false
+    if (this.budget !== Infinity) this.budget--
+    this.recorder.sent++
+    return true
+  }
+
+  // Granted but never started (a setupRequest that asked for a reset).
   giveBack (n) {
     if (this.budget !== Infinity) this.budget += n
   }
@@ -125,9 +176,13 @@ class Run {
   }
 
   onResponse (client) {
-    if (this.config.amount && this.budget === 0 && this.recorder.counter + this.recorder.totalCompleted >= this.config.amount) {
-      this.finish()
-    }
+    if (this.config.amount) this.checkAmount()
+  }
+
+  // With an amount, the run ends when every request has ended, answered or
+  // not, so a dead target cannot hold it open.
+  checkAmount () {
+    if (this.budget === 0 && this.recorder.ended >= this.config.amount) this.finish()
   }
 
   emitResponse (client, status, bytes, latencyMs) {
@@ -135,16 +190,20 @@ class Run {
   }
 
   onClientDone (client) {
-    if (++this.doneClients === this.clients.length) this.finish()
+    if (++this.doneClients === this.config.connections) this.finish()
   }
 
-  onClientError (client, err, isTimeout) {
-    const recorder = this.recorder
-    recorder.errors++
-    if (isTimeout) recorder.timeouts++
+  // A connection failed: `lost` requests ended with it (its requests in
+  // flight, or the attempt itself). Counted per request, reported once.
+  onClientError (client, err, lost, cause) {
+    if (lost > 0) this.recorder.requestErrors(lost, cause, codeOf(err))
     if (this.events.listenerCount('reqError') > 0) this.events.emit('reqError', err)
-    if (this.config.debug) process.stderr.write(`autocannon: connection ${client.index}: ${err.message}\n`)
+    if (this.config.debug) {
+      process.stderr.write(`autocannon: connection ${client.index}: ${maskSecrets(String(err && err.message))}` +
+        (lost > 1 ? ` (${lost} requests lost)\n` : '\n'))
+    }
     this.checkBailout()
+    if (this.config.amount && lost > 0) this.checkAmount()
   }
 
   onMismatch (client, body) {
@@ -153,17 +212,30 @@ class Run {
     this.checkBailout()
   }
 
-  // A user hook threw: counted as an error, reported once per run.
+  // A setupRequest hook failed: that request ends in an error, unsent.
   onHookError (client, err) {
-    this.recorder.errors++
-    if (this.hookErrors++ === 0) {
-      this.firstHookError = err
-      if (this.events.listenerCount('reqError') > 0) this.events.emit('reqError', err)
-      if (this.config.debug || this.events.listenerCount('reqError') === 0) {
-        process.stderr.write(`autocannon: a request hook threw: ${err && err.message}\n`)
-      }
-    }
+    this.recorder.requestErrors(1, 'hook', 'AC_HOOK_ERROR')
+    this.reportHookError(err)
     this.checkBailout()
+    if (this.config.amount) this.checkAmount()
+  }
+
+  // verifyBody or onResponse threw: the response arrived (it is counted),
+  // but its check failed, so it counts as a mismatch (once per response).
+  onResponseHookError (client, err, count) {
+    if (count) this.recorder.mismatches++
+    this.reportHookError(err)
+    this.checkBailout()
+  }
+
+  // Once per run: a hook that throws usually throws every time.
+  reportHookError (err) {
+    if (this.hookErrors++ !== 0) return
+    this.firstHookError = err
+    if (this.events.listenerCount('reqError') > 0) this.events.emit('reqError', err)
+    if (this.config.debug || this.events.listenerCount('reqError') === 0) {
+      process.stderr.write(`autocannon: a request hook threw: ${maskSecrets(String(err && err.message))}\n`)
+    }
   }
 
   checkBailout () {
@@ -179,18 +251,33 @@ class Run {
     this.finish()
   }
 
-  finish () {
+  // A setupClient that threw while later connections were being built:
+  // the run ends with that error instead of a result.
+  abort (err) {
     if (this.finished) return
     this.finished = true
-    const now = performance.now()
+    this.halt()
+    this.onError(err)
+  }
+
+  halt () {
     for (const t of this.timers) clearTimeout(t)
     clearTimeout(this.sampleTimer)
+    if (this.openTimer) clearImmediate(this.openTimer)
     if (this.scheduler) this.scheduler.stop()
     let inFlight = 0
     for (const client of this.clients) {
       inFlight += client.inFlight
       client.stop()
     }
+    return inFlight
+  }
+
+  finish () {
+    if (this.finished) return
+    this.finished = true
+    const now = performance.now()
+    const inFlight = this.halt()
     const recorder = this.recorder
     const sampleInt = this.config.sampleInt
     const elapsed = now - this.startedAt

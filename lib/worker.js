@@ -11,9 +11,15 @@ const { Run } = require('./run')
 
 const events = new EventEmitter()
 events.on('tick', (t) => parentPort.postMessage({ type: 'tick', counter: t.counter, bytes: t.bytes }))
-events.on('reqError', (err) => parentPort.postMessage({ type: 'reqError', message: err.message }))
+events.on('reqError', (err) => parentPort.postMessage({ type: 'reqError', message: err.message, code: err.code }))
 
 let run
+
+function failed (err) {
+  parentPort.postMessage({ type: 'error', message: err.message, code: err.code })
+  parentPort.close()
+}
+
 try {
   const config = buildConfig(workerData.opts)
   run = new Run(config, events, {
@@ -22,17 +28,23 @@ try {
     onDone: (raw) => {
       parentPort.postMessage({ type: 'done', raw })
       parentPort.close()
-    }
+    },
+    onError: failed
   })
 } catch (err) {
-  parentPort.postMessage({ type: 'error', message: err.message, code: err.code })
-  parentPort.close()
+  failed(err)
 }
 
 if (run) {
   parentPort.on('message', (msg) => {
-    if (msg.type === 'go') run.start()
-    else if (msg.type === 'stop') run.stop()
+    if (msg.type === 'stop') return run.stop()
+    if (msg.type !== 'go') return
+    try {
+      run.start()
+    } catch (err) {
+      run.finished = true
+      failed(err)
+    }
   })
   parentPort.postMessage({ type: 'ready' })
 }

@@ -1,27 +1,28 @@
 'use strict'
 
 // Fans a run out to worker threads. Connections and amount are divided
-// between the workers (rounded down, at least 1), every other option
+// between the workers (exactly: the parts add up to the whole), every other option
 // applies per worker, as in autocannon. Workers start together on a
 // signal, send a tick each second and, at the end, their raw snapshot with
 // histograms encoded; the caller merges the snapshots losslessly.
 
 const path = require('path')
 const { Worker } = require('worker_threads')
+const { share } = require('./share')
+const { AutocannonError, raise } = require('./errors')
 
 const WORKER_FILE = path.join(__dirname, 'worker.js')
 
 // Options a worker rebuilds its own config from: plain data only.
 function workerOptions (config, index) {
   const n = config.workers
-  const share = (total) => Math.max(1, Math.floor(total / n))
   const opts = {}
   for (const [key, value] of Object.entries(config)) {
     if (key === 'urls' || key === 'workers' || value === undefined) continue
     opts[key] = value
   }
-  opts.connections = share(config.connections)
-  if (config.amount) opts.amount = share(config.amount)
+  opts.connections = share(config.connections, n, index)
+  if (config.amount) opts.amount = share(config.amount, n, index)
   opts.workerIndex = index
   return opts
 }
@@ -63,10 +64,11 @@ function runWorkers (config, events, prepared, done) {
           tick.bytes += msg.bytes
           break
         case 'reqError':
-          if (events.listenerCount('reqError') > 0) events.emit('reqError', new Error(msg.message))
+          if (events.listenerCount('reqError') > 0) events.emit('reqError', Object.assign(new Error(msg.message), { code: msg.code }))
           break
         case 'error':
-          fail(Object.assign(new Error(msg.message), { code: msg.code }))
+          // Options are checked in this thread first: this is rare.
+          fail(new AutocannonError(msg.code || 'AC_WORKER_FAILED', msg.message))
           break
         case 'done':
           raws[i] = msg.raw
@@ -78,9 +80,9 @@ function runWorkers (config, events, prepared, done) {
           break
       }
     })
-    worker.on('error', fail)
+    worker.on('error', (err) => fail(raise('AC_WORKER_FAILED', `worker ${i} failed: ${err && err.message}`)))
     worker.on('exit', (code) => {
-      if (code !== 0 && raws[i] === undefined) fail(new Error(`worker ${i} exited with code ${code}`))
+      if (code !== 0 && raws[i] === undefined) fail(raise('AC_WORKER_FAILED', `worker ${i} exited with code ${code}`))
     })
   }
 

@@ -68,3 +68,31 @@ t.test('CLI: the header is sent, the password is never printed', { skip: skipCli
   for (const out of [table.stdout, table.stderr, json.stdout, json.stderr]) t.notMatch(out, /hunter2/)
   t.match(table.stdout + table.stderr, `127.0.0.1:${port}`, 'the target is still named')
 })
+
+t.test('credentials are masked everywhere: errors, a token alone, --debug, the -j url', async (t) => {
+  // An invalid URL's error, from the library.
+  const err = await autocannon({ url: 'http://user:secretpass@127.0.0 .1:9/' }).catch((e) => e)
+  t.equal(err.code, 'AC_INVALID_OPTION')
+  t.notMatch(err.message, /secretpass/)
+  t.match(err.message, 'http://user:***@127.0.0 .1:9/')
+
+  // A user name alone is often a token: masked whole, still sent.
+  const { port, seen } = await recordingServer(t)
+  const result = await autocannon({ url: `http://tok3n@127.0.0.1:${port}/`, connections: 1, amount: 2 })
+  t.ok(seen.every((r) => r.headers.authorization === basic('tok3n', '')))
+  t.equal(result.url, `http://***@127.0.0.1:${port}/`)
+  t.notMatch(JSON.stringify(result) + autocannon.printResult(result), /tok3n/)
+})
+
+t.test('CLI: masked in -j, in --debug and in the no-response line', { skip: skipCli }, async (t) => {
+  const { port } = await recordingServer(t)
+  const json = await cli([`http://cli:hunter2@127.0.0.1:${port}/`, '-a', '2', '-c', '1', '-j'])
+  t.equal(JSON.parse(json.stdout).url, `http://cli:***@127.0.0.1:${port}/`, 'the -j url')
+  const { closedPort } = require('./helpers/raw-server')
+  const dead = await closedPort()
+  const debug = await cli([`http://cli:hunter2@127.0.0.1:${dead}/`, '-a', '3', '-c', '1', '--debug'])
+  t.equal(debug.code, 1)
+  t.match(debug.stderr, /ECONNREFUSED/, '--debug prints the errors')
+  t.match(debug.stderr, `no response from http://cli:***@127.0.0.1:${dead}/`)
+  t.notMatch(debug.stdout + debug.stderr, /hunter2/)
+})

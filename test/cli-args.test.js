@@ -4,6 +4,7 @@
 // defaults, and one-line errors for bad input.
 
 const t = require('tap')
+const { makePki } = require('./helpers/pki')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
@@ -169,10 +170,43 @@ t.test('files: -i body, -F form, --har, --cert/--key/--ca', async (t) => {
   const har = { log: { entries: [] } }
   t.same(parse(['--har', file('x.har', JSON.stringify(har)), URL_]).har, har)
 
-  const opts = parse(['--cert', file('c.pem', 'CERT'), '--key', file('k.pem', 'KEY'), '--ca', file('a.pem', 'A'), '--ca', file('b.pem', 'B'), URL_])
-  t.same(opts.tlsOptions, { cert: Buffer.from('CERT'), key: Buffer.from('KEY'), ca: [Buffer.from('A'), Buffer.from('B')] })
-  t.same(parse(['--ca', '[', path.join(dir, 'a.pem'), path.join(dir, 'b.pem'), ']', URL_]).tlsOptions.ca, [Buffer.from('A'), Buffer.from('B')], '--ca [ list ]')
+  const pki = makePki(dir)
+  const [cert, key, a, b] = [pki.client.cert, pki.client.key, pki.ca, pki.otherCa]
+  const opts = parse(['--cert', file('c.pem', cert), '--key', file('k.pem', key), '--ca', file('a.pem', a), '--ca', file('b.pem', b), URL_])
+  t.same(opts.tlsOptions, { cert, key, ca: [a, b] })
+  t.same(parse(['--ca', '[', path.join(dir, 'a.pem'), path.join(dir, 'b.pem'), ']', URL_]).tlsOptions.ca, [a, b], '--ca [ list ]')
   t.notOk('cert' in opts || 'key' in opts || 'ca' in opts, 'only tlsOptions reaches the library')
+})
+
+t.test('TLS files are checked at start: the error names the flag and the file', async (t) => {
+  const dir = tmpdir(t)
+  const pki = makePki(dir)
+  const file = (name, content) => {
+    const p = path.join(dir, name)
+    fs.writeFileSync(p, content)
+    return p
+  }
+  const garbage = file('garbage.pem', 'not a certificate\n')
+  const cert = file('client.crt', pki.client.cert)
+  const key = file('client.key', pki.client.key)
+  const otherKey = file('ca.key.pem', fs.readFileSync(path.join(dir, 'ca.key')))
+  const broken = file('broken.pem', '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')
+  const cases = [
+    [['--ca', garbage], `--ca ${garbage}: no PEM certificate in it`],
+    [['--ca', cert, '--ca', broken], `--ca ${broken}: holds a certificate that cannot be read`],
+    [['--cert', garbage, '--key', key], `--cert ${garbage}: no PEM certificate in it`],
+    [['--cert', cert, '--key', garbage], `--key ${garbage}: is not a valid PEM private key`],
+    [['--cert', cert, '--key', otherKey], `--cert ${cert} and --key ${otherKey}: the key does not belong to the certificate`]
+  ]
+  for (const [args, start] of cases) {
+    const err = (() => { try { parse([...args, 'https://127.0.0.1:3000/']) } catch (e) { return e } })()
+    t.ok(err, `${args.join(' ')} is refused`)
+    if (!err) continue
+    t.equal(err.code, 'AC_INVALID_TLS_FILE')
+    t.ok(err.message.startsWith(start), err.message)
+    t.notOk(err.message.includes('\n'), 'one line')
+  }
+  t.ok(parse(['--cert', cert, '--key', key, '--ca', file('ca.crt', pki.ca), 'https://127.0.0.1:3000/']).tlsOptions, 'good files pass')
 })
 
 t.test('bad input: one-line errors', async (t) => {
@@ -198,7 +232,16 @@ t.test('bad input: one-line errors', async (t) => {
     [['-F', '{ "a": ', URL_], /^Invalid JSON in -F\/--form: /],
     [['-F', bad, URL_], /^Invalid JSON in form file .*bad\.json: /],
     [['-F', path.join(dir, 'nope.json'), URL_], /^Failed to load form file: ENOENT/],
-    [['http://'], 'Invalid URL "http://"'],
+    [['http://'], 'Invalid URL "http://": no host (e.g. http://127.0.0.1:3000/path)'],
+    [['http:///path'], 'Invalid URL "http:///path": no host (e.g. http://127.0.0.1:3000/path)'],
+    [['http://user:secretpass@127.0.0 .1:3000/'], 'Invalid URL "http://user:***@127.0.0 .1:3000/"'],
+    [['http://tok3n@exa mple.com/'], 'Invalid URL "http://***@exa mple.com/"'],
+    [['-d', '-1', URL_], 'Invalid value for -d/--duration: "-1" is not a number of seconds or a timestring such as 10s or 2m'],
+    [['-F', '[1,2]', URL_], /^Invalid value for -F\/--form: \[1,2\] is not a JSON object of form fields/],
+    [['-F', '"x"', URL_], /^Invalid value for -F\/--form: "x" is not a JSON object/],
+    [['-b', 'x', '-F', '{}', URL_], '-b/--body and -F/--form cannot be used together: each one is the request body (use one)'],
+    [['-b', 'x', '-i', bad, URL_], '-b/--body and -i/--input cannot be used together: each one is the request body (use one)'],
+    [['-H', 'Authorization Bearer s3cret', URL_], /^An HTTP header was not correctly formatted: "Authorizatio…"/],
     [['http://exa mple.com'], 'Invalid URL "http://exa mple.com"'],
     [['ftp://example.com'], 'Invalid URL "ftp://example.com": only http:// and https:// are supported'],
     [['/path'], 'Invalid URL "/path": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT']
@@ -213,7 +256,57 @@ t.test('bad input: one-line errors', async (t) => {
     t.ok(err instanceof Error, `${args.join(' ')} throws`)
     if (!err) continue
     t.notOk(err.message.includes('\n'), 'one line')
+    t.match(err.code, /^AC_[A-Z_]+$/, `a code (${err.code})`)
+    t.notOk(/secretpass|tok3n|s3cret/.test(err.message), 'no secret in it')
     if (typeof message === 'string') t.equal(err.message, message)
     else t.match(err.message, message)
   }
+})
+
+t.test('one validation for both doors: the CLI and the library accept and refuse the same values', async (t) => {
+  const { buildConfig } = require('../lib/config')
+  const flags = {
+    connections: '-c',
+    pipelining: '-p',
+    duration: '-d',
+    amount: '-a',
+    timeout: '-t',
+    sampleInt: '-L',
+    workers: '-w',
+    bailout: '-B',
+    maxConnectionRequests: '-M',
+    maxOverallRequests: '-O',
+    connectionRate: '-r',
+    overallRate: '-R',
+    reconnectRate: '-D',
+    maxBodySize: '--maxBodySize'
+  }
+  const values = ['-1', '0', '0.5', '1', '1.5', '7', '1e3', '0x10', 'abc', '10s', '1m30s', ' 3 ', 'NaN', 'Infinity']
+  const cliOpts = (args) => {
+    const opts = parseArguments([...args, URL_], {})
+    for (const key of ['json', 'renderProgressBar', 'renderResultsTable', 'renderLatencyTable', 'renderStatusCodes', 'verbose', 'warmup', 'onPort', 'spawn', 'help', 'version']) delete opts[key]
+    return opts
+  }
+  const accepts = (fn) => {
+    try {
+      fn()
+      return true
+    } catch {
+      return false
+    }
+  }
+  let compared = 0
+  for (const [option, flag] of Object.entries(flags)) {
+    for (const value of values) {
+      // Workers need connections; an amount makes a zero duration valid:
+      // the same extra options on both doors.
+      const extra = option === 'workers' ? { connections: 2000 } : {}
+      const extraArgs = option === 'workers' ? ['-c', '2000'] : []
+      const viaCli = accepts(() => buildConfig(cliOpts([...extraArgs, flag, value])))
+      const viaLibrary = accepts(() => buildConfig({ url: URL_, ...extra, [option]: value }))
+      t.equal(viaCli, viaLibrary, `${flag} ${JSON.stringify(value)}: ${viaCli ? 'accepted' : 'refused'} by the CLI, ${viaLibrary ? 'accepted' : 'refused'} by the library`)
+      compared++
+    }
+  }
+  t.ok(compared > 150, `${compared} cases`)
 })

@@ -14,6 +14,7 @@ const http = require('http')
 const { spawn } = require('child_process')
 const prettyBytes = require('pretty-bytes')
 const { parseTables, tableByName, parseMs, parseCount } = require('./helpers/tables')
+const { closedPort } = require('./helpers/raw-server')
 
 const BIN = path.join(__dirname, '..', 'bin', 'autocannon.js')
 const HELP = fs.readFileSync(path.join(__dirname, '..', 'help.txt'), 'utf8')
@@ -307,15 +308,11 @@ t.test('limits, rates, sampling, title, expected body, bailout, timeouts, --debu
   t.equal(json(excluded.stdout).result.non2xx, 10)
 
   // A port nothing listens on: every connection attempt fails.
-  const closed = await new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = probe.address().port
-      probe.close(() => resolve(`http://127.0.0.1:${port}`))
-    })
-  })
+  const closed = `http://127.0.0.1:${await closedPort()}`
   const begun = Date.now()
   const bailed = await run(['-B', '3', '-d', '20', '-c', '1', '-j', closed])
-  t.equal(bailed.code, 0)
+  t.equal(bailed.code, 1, 'no response at all: exit code 1')
+  t.match(bailed.stderr, new RegExp(`^no response from ${closed}: \\d+ of \\d+ requests ended in errors \\(connect \\d+; ECONNREFUSED \\d+\\)\n$`), 'one line says why')
   t.ok(Date.now() - begun < 10000, '-B: bailed out long before 20 s')
   t.ok(json(bailed.stdout).result.errors >= 3)
   const debug = await run(['--debug', '-d', '0.5', '-c', '1', '-j', closed])
@@ -475,9 +472,21 @@ t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
     [['ftp://127.0.0.1/'], 'Invalid URL "ftp://127.0.0.1/": only http:// and https:// are supported'],
     [['/no-port'], 'Invalid URL "/no-port": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT'],
     [['-H', 'broken', url], 'An HTTP header was not correctly formatted: "broken" (use -H name=value or -H "name: value")'],
-    // Caught by the library's own checks, told the same way.
-    [['-p', '0', '-a', '1', url], 'invalid option "pipelining": 0 must be an integer >= 1'],
-    [['-F', '{"f":{"type":"file","path":"nope.bin"}}', '-a', '1', url], /^invalid option "form".*nope\.bin.*\n$/]
+    [['-d', '-1', url], 'Invalid value for -d/--duration: "-1" is not a number of seconds or a timestring such as 10s or 2m'],
+    [['http:///path'], 'Invalid URL "http:///path": no host (e.g. http://127.0.0.1:3000/path)'],
+    [['http://user:secretpass@127.0.0 .1:9/'], 'Invalid URL "http://user:***@127.0.0 .1:9/"'],
+    [['-F', '[1,2]', url], /^Invalid value for -F\/--form: \[1,2\] is not a JSON object of form fields.*\n$/],
+    [['-b', 'x', '-F', '{}', url], '-b/--body and -F/--form cannot be used together: each one is the request body (use one)'],
+    [['--ca', path.join(__dirname, '..', 'package.json'), 'https://127.0.0.1:9/'], /^--ca .*package\.json: no PEM certificate in it/],
+    // Caught by the library's own checks, told with the flag.
+    [['-p', '0', '-a', '1', url], 'Invalid value for -p/--pipelining: 0 must be an integer >= 1'],
+    [['-d', '0', url], 'Invalid value for -d/--duration: 0 must be a number of seconds > 0 (or set amount to run a number of requests)'],
+    [['-t', '0', url], 'Invalid value for -t/--timeout: 0 must be a number > 0'],
+    [['-R', '-5', url], 'Invalid value for -R/--overallRate: -5 must be a number of requests per second > 0'],
+    [['-w', '20', '-c', '10', url], '20 workers need at least as many connections (connections is 10): use fewer workers or more connections'],
+    [['-w', '2', '-c', '2', '-a', '1', url], '2 workers need an amount of at least 2 requests (amount is 1): use fewer workers'],
+    [['-c', '1000000', url], /^1000000 connections need about \d+ open files, but this process may open \d+ \(ulimit -n\): raise the limit \(ulimit -n \d+\) or use fewer connections\n$/],
+    [['-F', '{"f":{"type":"file","path":"nope.bin"}}', '-a', '1', url], /^Invalid value for -F\/--form: .*nope\.bin.*\n$/]
   ]
   await Promise.all(cases.map(async ([args, message]) => {
     const { code, stdout, stderr } = await run(args, { cwd: dir })
@@ -487,5 +496,32 @@ t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
     if (typeof message === 'string') t.equal(stderr, message + '\n')
     else t.match(stderr, message)
     t.notMatch(stderr, /\n\s+at /, 'no stack trace')
+    t.notMatch(stderr, /secretpass/, 'no password')
   }))
+})
+
+t.test('no response at all: the summary, one line saying why, exit code 1', async (t) => {
+  const url = `http://127.0.0.1:${await closedPort()}`
+  const silent = net.createServer(() => {}).listen(0, '127.0.0.1')
+  await new Promise((resolve) => silent.once('listening', resolve))
+  t.teardown(() => silent.close())
+  const quiet = `http://127.0.0.1:${silent.address().port}`
+  for (const args of [['-a', '20', '-c', '2'], ['-a', '40', '-c', '2', '-p', '10'], ['-d', '1', '-c', '2']]) {
+    const refused = await run([...args, url])
+    t.equal(refused.code, 1, `${args.join(' ')}: exit code 1`)
+    t.notMatch(refused.stderr, /┌/, 'no tables of zeros')
+    t.match(refused.stderr, /\d+ errors \(0 timeouts\)\n {2}by cause: connect \d+\n {2}by code: ECONNREFUSED \d+\n/, 'errors by cause and code')
+    t.match(refused.stderr, new RegExp(`\nno response from ${url}: (\\d+) of \\1 requests ended in errors \\(connect \\1; ECONNREFUSED \\1\\)\n$`), 'the last line says why')
+    t.notMatch(refused.stderr, /\n\s+at /, 'no stack trace')
+  }
+  const waited = await run(['-d', '1', '-c', '2', '-t', '5', quiet])
+  t.equal(waited.code, 1)
+  t.match(waited.stderr, /\nno response from http:\/\/127\.0\.0\.1:\d+: 2 requests were still waiting after 1(\.\d+)?s/, 'requests still in flight')
+  const j = await run(['-a', '10', '-c', '1', '-j', url])
+  t.equal(j.code, 1)
+  const r = JSON.parse(j.stdout)
+  t.equal(r.requests.sent, 10, '-j: the JSON is still printed')
+  t.equal(r.errors, 10)
+  t.same(r.errorCodes, { ECONNREFUSED: 10 })
+  t.match(j.stderr, /^no response from /)
 })

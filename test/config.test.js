@@ -107,7 +107,7 @@ t.test('numbers as strings, timestrings and a URL without a scheme are accepted'
     [{ url, duration: '2m' }, (o) => o.duration === 120],
     [{ url, duration: '1.5' }, (o) => o.duration === 1.5],
     [{ url, duration: '1m30s' }, (o) => o.duration === 90],
-    [{ url, duration: 0 }, (o) => o.duration === 0],
+    [{ url, duration: 0, amount: 5 }, (o) => o.duration === 0 && o.amount === 5],
     [{ url, timeout: 0.5 }, (o) => o.timeout === 0.5],
     [{ url, amount: 0 }, (o) => o.amount === 0],
     [{ url: '127.0.0.1:1/path' }, (o) => o.url === 'http://127.0.0.1:1/path']

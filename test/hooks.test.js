@@ -141,6 +141,9 @@ t.test('a setupRequest that throws during the run: counted, reported once, the r
   t.match(errors[0].message, /requests\[1\]\.setupRequest threw: cannot build it/)
   t.equal(errors[0].code, 'AC_HOOK_ERROR')
   t.equal(result.requests.total + result.errors, 40, 'the run finished its amount')
+  t.equal(result.requests.sent, 40, 'a request whose hook threw was started, and ended in an error')
+  t.same(result.errorCodes, { AC_HOOK_ERROR: result.errors }, 'by code')
+  t.equal(result.errorsByCause.hook, result.errors, 'by cause')
   t.equal(seen.length, result.requests.total)
 })
 
@@ -159,7 +162,7 @@ t.test('a hook that always throws still lets a run finish, and says so once on s
   t.match(lines[0], /requests\[0\]\.setupRequest threw: always/)
 })
 
-t.test('onResponse and verifyBody that throw are named, counted, reported once', async (t) => {
+t.test('onResponse and verifyBody that throw are named, counted as mismatches, reported once', async (t) => {
   const { url } = await recordingServer(t)
   const errors = []
   const instance = autocannon({
@@ -171,7 +174,10 @@ t.test('onResponse and verifyBody that throw are named, counted, reported once',
   instance.on('reqError', (err) => errors.push(err))
   const result = await instance
   t.equal(result.requests.total, 5, 'the responses still count')
-  t.equal(result.errors, 5)
+  // The request ended in a response; its check failed.
+  t.equal(result.errors, 0, 'not request errors')
+  t.equal(result.mismatches, 5, 'a mismatch each')
+  t.equal(result.requests.sent, result.requests.total + result.errors + result.requests.inFlight, 'every request ended once')
   t.equal(errors.length, 1)
   t.match(errors[0].message, /requests\[0\]\.onResponse threw: bad parse/)
 
@@ -179,8 +185,20 @@ t.test('onResponse and verifyBody that throw are named, counted, reported once',
   const instance2 = autocannon({ url, connections: 1, amount: 3, verifyBody: () => { throw new Error('oops') } })
   instance2.on('reqError', (err) => errors2.push(err))
   const result2 = await instance2
-  t.equal(result2.errors, 3)
+  t.equal(result2.errors, 0)
+  t.equal(result2.mismatches, 3)
+  t.equal(errors2.length, 1, 'reported once')
   t.match(errors2[0].message, /verifyBody threw: oops/)
+
+  // A response that fails verifyBody and whose onResponse throws is one mismatch.
+  const result3 = await autocannon({
+    url,
+    connections: 1,
+    amount: 4,
+    verifyBody: () => false,
+    requests: [{ onResponse: () => { throw new Error('also bad') } }]
+  }).on('reqError', () => {})
+  t.equal(result3.mismatches, 4, 'one mismatch per response')
 })
 
 t.test('hooks as files: relative to the working directory, and named when they fail to load', async (t) => {

@@ -182,9 +182,9 @@ t.test('snapshot shape', async (t) => {
   r.response(503, 50, 500)
   r.response(1234, 0, 500) // beyond the table: counted in the last slot
   r.uncorrected(200, 900)
-  r.sent = 7
-  r.errors = 2
-  r.timeouts = 1
+  r.sent = 9
+  r.requestErrors(1, 'connect', 'ECONNREFUSED')
+  r.requestErrors(1, 'timeout', 'AC_TIMEOUT')
   r.mismatches = 3
   r.resets = 4
   r.sample(1e12 + 1000)
@@ -192,7 +192,7 @@ t.test('snapshot shape', async (t) => {
   const finish = 1e12 + 1234.4
   const snap = r.snapshot({ start, finish, inFlight: 1, targetRate: 50 })
   t.same(Object.keys(snap).sort(), [
-    '1xx', '2xx', '3xx', '4xx', '5xx', 'duration', 'errors', 'finish', 'inFlight', 'late', 'latencies',
+    '1xx', '2xx', '3xx', '4xx', '5xx', 'duration', 'errorCodes', 'errors', 'errorsByCause', 'finish', 'inFlight', 'late', 'latencies',
     'latenciesUncorrected', 'lateness', 'mismatches', 'non2xx', 'resets', 'samples', 'series', 'start',
     'statusCodeStats', 'targetRate', 'timeouts', 'totalBytes', 'totalCompletedRequests', 'totalRequests'
   ].sort())
@@ -201,12 +201,15 @@ t.test('snapshot shape', async (t) => {
   t.equal(snap.lateness, r.lateness)
   t.same(snap.series, [[1e12 + 1000, 6, 300]])
   t.equal(snap.totalCompletedRequests, 6)
-  t.equal(snap.totalRequests, 7)
+  t.equal(snap.totalRequests, 9)
   t.equal(snap.totalBytes, 300)
   t.equal(snap.inFlight, 1)
   t.equal(snap.samples, 1)
   t.equal(snap.errors, 2)
   t.equal(snap.timeouts, 1)
+  t.same(snap.errorsByCause, { connect: 1, read: 0, write: 0, timeout: 1, parse: 0, hook: 0 })
+  t.same(snap.errorCodes, { ECONNREFUSED: 1, AC_TIMEOUT: 1 })
+  t.equal(snap.totalRequests, snap.totalCompletedRequests + snap.errors + snap.inFlight, 'sent = total + errors + inFlight')
   t.equal(snap.mismatches, 3)
   t.equal(snap.resets, 4)
   t.equal(snap.targetRate, 50)

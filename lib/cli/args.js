@@ -2,10 +2,14 @@
 
 // Command line → the library's options. Everything a user can get wrong on
 // the command line is caught here and thrown as an Error whose message is
-// one line the CLI prints as is.
+// one line the CLI prints as is. Ranges (-c 0, -d -1, -t 0) are the
+// library's to check, so both refuse the same values.
 
 const fs = require('fs')
 const path = require('path')
+const { raise } = require('../errors')
+const { maskSecrets } = require('../redact')
+const { parseDuration } = require('../config')
 
 // The flags, in autocannon's names and aliases. `kind` says how the raw
 // string is turned into an option value; yargs only splits the command line
@@ -48,6 +52,7 @@ const OPTIONS = {
   servername: { alias: 's', kind: 'string' },
   excludeErrorStats: { alias: 'x', kind: 'boolean' },
   expectBody: { alias: 'E', kind: 'string' },
+  maxBodySize: { kind: 'integer' },
   renderStatusCodes: { alias: 'statusCodes', kind: 'boolean' },
   cert: { kind: 'string' },
   key: { kind: 'string' },
@@ -111,7 +116,7 @@ function preprocess (argv) {
       if (token !== '') tokens.push(token)
       if (closed) break
     }
-    if (!closed) throw new Error(`Missing "]" after ${arg} [`)
+    if (!closed) throw argument(`Missing "]" after ${arg} [`)
     const name = arg === '--ca' ? 'ca' : 'warmup'
     groups[name] = (groups[name] || []).concat(tokens)
     if (name === 'warmup') rest.push('--warmup')
@@ -120,9 +125,13 @@ function preprocess (argv) {
   return { args: rest, command, groups }
 }
 
+function argument (message) {
+  return raise('AC_INVALID_ARGUMENT', message)
+}
+
 function integer (option, raw) {
   const n = number(option, raw)
-  if (!Number.isInteger(n)) throw new Error(`Invalid value for ${describe(option)}: "${raw}" is not a whole number`)
+  if (!Number.isInteger(n)) throw argument(`Invalid value for ${describe(option)}: "${raw}" is not a whole number`)
   return n
 }
 
@@ -130,25 +139,22 @@ function number (option, raw) {
   const text = String(raw).trim()
   const n = Number(text)
   if (text === '' || !Number.isFinite(n)) {
-    if (text === '') throw new Error(`Missing value for ${describe(option)}`)
-    throw new Error(`Invalid value for ${describe(option)}: "${raw}" is not a number`)
+    if (text === '') throw argument(`Missing value for ${describe(option)}`)
+    throw argument(`Invalid value for ${describe(option)}: "${raw}" is not a number`)
   }
   return n
 }
 
-// Seconds: a plain number (`10`, `1.5`) or a timestring (`10s`, `2m`, `1h30m`).
+// Seconds: a plain number (`10`, `1.5`) or a timestring (`10s`, `2m`,
+// `1h30m`), read by the library's own parser.
 function duration (option, raw) {
   const text = String(raw).trim()
-  if (text === '') throw new Error(`Missing value for ${describe(option)}`)
-  if (/^\d+(\.\d+)?$/.test(text)) return Number(text)
-  let seconds
+  if (text === '') throw argument(`Missing value for ${describe(option)}`)
   try {
-    seconds = require('timestring')(text)
-  } catch {}
-  if (!Number.isFinite(seconds)) {
-    throw new Error(`Invalid value for ${describe(option)}: "${raw}" is not a number of seconds or a timestring such as 10s or 2m`)
+    return parseDuration(text)
+  } catch {
+    throw argument(`Invalid value for ${describe(option)}: "${raw}" is not a number of seconds or a timestring such as 10s or 2m`)
   }
-  return seconds
 }
 
 function last (value) {
@@ -171,7 +177,8 @@ function parseHeaders (values) {
     const at = colon === -1 ? equals : equals === -1 ? colon : Math.min(colon, equals)
     const name = at > 0 ? text.slice(0, at).trim() : ''
     if (name === '') {
-      throw new Error(`An HTTP header was not correctly formatted: "${text}" (use -H name=value or -H "name: value")`)
+      // Only the start of it: a malformed header may still hold a secret.
+      throw argument(`An HTTP header was not correctly formatted: "${text.slice(0, 12)}${text.length > 12 ? '…' : ''}" (use -H name=value or -H "name: value")`)
     }
     headers[name] = text.slice(at + 1).trim()
   }
@@ -188,10 +195,10 @@ function parseWarmup (tokens) {
       ? 'connections'
       : flag === '-d' || flag === '--duration' ? 'duration' : null
     if (option === null) {
-      throw new Error(`Unknown warmup option: ${token} (use -c and -d, e.g. --warmup [ -c 1 -d 3 ])`)
+      throw argument(`Unknown warmup option: ${token} (use -c and -d, e.g. --warmup [ -c 1 -d 3 ])`)
     }
     const raw = eq === -1 ? tokens[++i] : token.slice(eq + 1)
-    if (raw === undefined) throw new Error(`Missing value for ${flag} in --warmup [ ... ]`)
+    if (raw === undefined) throw argument(`Missing value for ${flag} in --warmup [ ... ]`)
     warmup[option] = option === 'connections'
       ? integer('connections', raw)
       : duration('duration', raw)
@@ -203,29 +210,40 @@ function readFile (what, file, encoding) {
   try {
     return fs.readFileSync(file, encoding)
   } catch (err) {
-    throw new Error(`Failed to load ${what}: ${err.message}`)
+    throw raise('AC_FILE_UNREADABLE', `Failed to load ${what}: ${err.message}`)
   }
 }
 
-// -F: a JSON string is parsed here; a file is read and checked here but
-// handed over by path, so the library resolves the relative file paths in
-// it against the file's directory.
+function isFormObject (value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+// -F: JSON text is parsed here; anything else is a file, read and checked
+// here but handed over by path, so the library resolves the relative file
+// paths in it against the file's directory.
 function parseForm (raw) {
   const text = String(raw).trim()
-  if (text.startsWith('{')) {
+  if (/^[[{"]/.test(text) || /^(-?\d|true$|false$|null$)/.test(text)) {
+    let value
     try {
-      return JSON.parse(text)
+      value = JSON.parse(text)
     } catch (err) {
-      throw new Error(`Invalid JSON in -F/--form: ${err.message}`)
+      if (text.startsWith('{') || text.startsWith('[')) throw argument(`Invalid JSON in -F/--form: ${err.message}`)
+    }
+    if (value !== undefined && !fs.existsSync(text)) {
+      if (!isFormObject(value)) throw argument(`Invalid value for -F/--form: ${text.slice(0, 40)} is not a JSON object of form fields (e.g. '{ "name": { "type": "text", "value": "x" } }')`)
+      return value
     }
   }
   const file = path.resolve(text)
   const content = readFile('form file', file, 'utf8')
+  let value
   try {
-    JSON.parse(content)
+    value = JSON.parse(content)
   } catch (err) {
-    throw new Error(`Invalid JSON in form file ${text}: ${err.message}`)
+    throw raise('AC_FILE_UNREADABLE', `Invalid JSON in form file ${text}: ${err.message}`)
   }
+  if (!isFormObject(value)) throw raise('AC_FILE_UNREADABLE', `Invalid form file ${text}: it must hold a JSON object of form fields`)
   return file
 }
 
@@ -236,22 +254,25 @@ const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//
 // scheme gets http://.
 function resolveUrl (raw, { port, onPort }) {
   const text = String(raw).trim()
+  const shown = maskSecrets(text)
   if (text.startsWith('/')) {
     if (port) return new URL(text, `http://localhost:${port}`).href
     if (onPort) return text
-    throw new Error(`Invalid URL "${text}": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT`)
+    throw argument(`Invalid URL "${shown}": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT`)
   }
   const href = SCHEME.test(text) ? text : `http://${text}`
+  // WHATWG parsing would read http:///path as the host "path".
+  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)) throw argument(`Invalid URL "${shown}": no host (e.g. http://127.0.0.1:3000/path)`)
   let url
   try {
     url = new URL(href)
   } catch {
-    throw new Error(`Invalid URL "${text}"`)
+    throw argument(`Invalid URL "${shown}"`)
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new Error(`Invalid URL "${text}": only http:// and https:// are supported`)
+    throw argument(`Invalid URL "${shown}": only http:// and https:// are supported`)
   }
-  if (!url.hostname) throw new Error(`Invalid URL "${text}": no host`)
+  if (!url.hostname) throw argument(`Invalid URL "${shown}": no host`)
   return href
 }
 
@@ -285,9 +306,9 @@ function parserOptions () {
 function parseYargs (args) {
   const { opts, known } = parserOptions()
   const { argv, error } = require('yargs-parser').detailed(args, opts)
-  if (error) throw new Error(error.message.split('\n')[0])
+  if (error) throw argument(error.message.split('\n')[0])
   const unknown = Object.keys(argv).filter((key) => !known.has(key))
-  if (unknown.length > 0) throw new Error(`Unknown option: ${flagName(unknown[0])} (see autocannon --help)`)
+  if (unknown.length > 0) throw argument(`Unknown option: ${flagName(unknown[0])} (see autocannon --help)`)
   return argv
 }
 
@@ -324,15 +345,15 @@ function parseArguments (argv, env = process.env) {
     opts.onPort = true
   }
   if (opts.onPort) {
-    if (command.length === 0) throw new Error('--on-port needs a command after --, e.g. -- node server.js')
+    if (command.length === 0) throw argument('--on-port needs a command after --, e.g. -- node server.js')
     opts.spawn = command
   } else if (command.length > 0) {
-    throw new Error(`Unexpected command after --: ${command.join(' ')} (use --on-port to start it)`)
+    throw argument(`Unexpected command after --: ${command.join(' ')} (use --on-port to start it)`)
   }
 
   const urls = a._.map(String)
   if (urls.length === 0) {
-    if (!opts.onPort) throw new Error('Missing URL: usage: autocannon [opts] URL (see autocannon --help)')
+    if (!opts.onPort) throw argument('Missing URL: usage: autocannon [opts] URL (see autocannon --help)')
     urls.push('/')
   }
   const resolved = urls.map((u) => resolveUrl(u, { port: env.PORT, onPort: opts.onPort }))
@@ -355,6 +376,10 @@ function parseArguments (argv, env = process.env) {
   if (opts.verbose === undefined) opts.verbose = true
 
   if (opts.headers) opts.headers = parseHeaders(opts.headers)
+  const bodies = ['body', 'input', 'form'].filter((name) => opts[name] !== undefined)
+  if (bodies.length > 1) {
+    throw raise('AC_CONFLICTING_OPTIONS', `${bodies.map(describe).join(' and ')} cannot be used together: each one is the request body (use one)`)
+  }
   if (opts.input !== undefined) {
     opts.body = readFile('input file', opts.input)
     delete opts.input
@@ -368,7 +393,7 @@ function parseArguments (argv, env = process.env) {
     try {
       opts.har = JSON.parse(text)
     } catch (err) {
-      throw new Error(`Failed to load HAR file: ${opts.har} is not valid JSON: ${err.message}`)
+      throw raise('AC_FILE_UNREADABLE', `Failed to load HAR file: ${opts.har} is not valid JSON: ${err.message}`)
     }
   }
 
@@ -379,6 +404,12 @@ function parseArguments (argv, env = process.env) {
     if (opts.cert !== undefined) opts.tlsOptions.cert = readFile('cert file', opts.cert)
     if (opts.key !== undefined) opts.tlsOptions.key = readFile('key file', opts.key)
     if (ca.length > 0) opts.tlsOptions.ca = ca.map((file) => readFile('ca file', file))
+    // Checked here to name the flag and the file; the library checks again.
+    require('../tls-check').checkTlsOptions(opts.tlsOptions, {
+      cert: `--cert ${opts.cert}`,
+      key: `--key ${opts.key}`,
+      ca: ca.map((file) => `--ca ${file}`)
+    })
   }
   delete opts.cert
   delete opts.key
@@ -386,4 +417,4 @@ function parseArguments (argv, env = process.env) {
   return opts
 }
 
-module.exports = { parseArguments, OPTIONS }
+module.exports = { parseArguments, OPTIONS, describe }

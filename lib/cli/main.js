@@ -7,7 +7,9 @@
 
 const fs = require('fs')
 const path = require('path')
-const { parseArguments } = require('./args')
+const { parseArguments, OPTIONS, describe } = require('./args')
+const { maskSecrets } = require('../redact')
+const { WARNINGS, raise } = require('../errors')
 
 // Options only the command line knows; the library gets the rest.
 const CLI_ONLY = ['json', 'renderProgressBar', 'renderResultsTable', 'renderLatencyTable', 'renderStatusCodes',
@@ -22,14 +24,31 @@ function libraryOptions (opts) {
   return out
 }
 
+// One line, with the flag the user typed when the library names an option.
 function oneLine (err) {
+  if (err && err.code === 'AC_INVALID_OPTION' && Object.prototype.hasOwnProperty.call(OPTIONS, err.option)) {
+    return `Invalid value for ${describe(err.option)}: ${err.detail}`.split('\n')[0]
+  }
   const message = err && err.message !== undefined ? err.message : String(err)
-  return String(message).split('\n')[0]
+  return maskSecrets(String(message).split('\n')[0])
 }
 
 function fail (err) {
   process.stderr.write(`${oneLine(err)}\n`)
   process.exitCode = 1
+}
+
+// Our warnings as one plain line each; anything else as Node prints it.
+function printWarnings () {
+  const defaults = process.listeners('warning')
+  process.removeAllListeners('warning')
+  process.on('warning', (warning) => {
+    if (warning && Object.prototype.hasOwnProperty.call(WARNINGS, warning.code)) {
+      process.stderr.write(`autocannon: warning: ${warning.message}\n`)
+    } else {
+      for (const listener of defaults) listener(warning)
+    }
+  })
 }
 
 function main (argv) {
@@ -49,6 +68,7 @@ function main (argv) {
     return
   }
 
+  printWarnings()
   // Whatever goes wrong later is still told in one line, not a stack trace.
   process.on('uncaughtException', (err) => {
     if (opts.debug && err && err.stack) process.stderr.write(`${err.stack}\n`)
@@ -123,7 +143,12 @@ async function start (opts) {
       warmupResult = await runOnce(opts, session, { warmup: true })
       if (session.stopped) throw new Interrupted()
     }
-    await runOnce(opts, session, { warmupResult })
+    const result = await runOnce(opts, session, { warmupResult })
+    // (-f: the last round is the one Ctrl-C cut short.)
+    if (!opts.forever && result && result.requests && result.requests.total === 0) {
+      // Not a benchmark of anything: say why, and fail the command.
+      throw raise('AC_NO_RESPONSE', require('../print-result').noResponseLine(result))
+    }
     return 0
   } finally {
     process.removeListener('SIGINT', onSigint)

@@ -28,27 +28,12 @@ async function rawServer (t, respond, { slice = 0 } = {}) {
     // Without it, Nagle's algorithm holds small writes back for a delayed
     // ACK (40 ms), which would make pipelined runs crawl.
     socket.setNoDelay(true)
-    let pending = ''
-    let bodyLeft = 0
     let served = 0
-    socket.on('data', (buf) => {
-      pending += buf.toString('latin1')
+    readRequests(socket, (heads) => {
       const out = []
-      for (;;) {
+      for (const head of heads) {
         // A response that killed the socket: the rest went with it.
         if (socket.destroyed) return
-        if (bodyLeft > 0) {
-          const k = Math.min(bodyLeft, pending.length)
-          pending = pending.slice(k)
-          bodyLeft -= k
-          if (bodyLeft > 0) break
-        }
-        const end = pending.indexOf('\r\n\r\n')
-        if (end === -1) break
-        const head = pending.slice(0, end)
-        pending = pending.slice(end + 4)
-        const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head)
-        bodyLeft = length ? Number(length[1]) : 0
         stats.requests++
         stats.maxPerConnection = Math.max(stats.maxPerConnection, ++served)
         const response = respond(head, socket, stats)
@@ -74,6 +59,33 @@ async function rawServer (t, respond, { slice = 0 } = {}) {
   return { url: `http://127.0.0.1:${server.address().port}`, stats, server, close }
 }
 
+// Calls onHeads(heads) for each read of the socket that completes request
+// heads, with those heads (bodies, by their Content-Length, skipped).
+function readRequests (socket, onHeads) {
+  let pending = ''
+  let bodyLeft = 0
+  socket.on('data', (buf) => {
+    pending += buf.toString('latin1')
+    const heads = []
+    for (;;) {
+      if (bodyLeft > 0) {
+        const k = Math.min(bodyLeft, pending.length)
+        pending = pending.slice(k)
+        bodyLeft -= k
+        if (bodyLeft > 0) break
+      }
+      const end = pending.indexOf('\r\n\r\n')
+      if (end === -1) break
+      const head = pending.slice(0, end)
+      pending = pending.slice(end + 4)
+      const length = /\r\ncontent-length:[ \t]*(\d+)/i.exec(head)
+      bodyLeft = length ? Number(length[1]) : 0
+      heads.push(head)
+    }
+    if (heads.length > 0) onHeads(heads)
+  })
+}
+
 // Writes `data` to the socket `size` bytes at a time, one piece per turn
 // of the event loop (the client, in this process, reads each piece before
 // the next is written). Writes to one socket keep their order.
@@ -92,13 +104,20 @@ function trickle (socket, data, size = 1) {
   return next
 }
 
-// A port that was listening a moment ago and is closed now.
+// A port on 127.0.0.1 where connections are refused. A low (privileged)
+// one where nothing listens: servers bound to port 0 never get those, so
+// a test running beside this one cannot take it over, as it could an
+// ephemeral port that was listening a moment ago.
 async function closedPort () {
-  const server = net.createServer()
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const port = server.address().port
-  await new Promise((resolve) => server.close(resolve))
-  return port
+  for (const port of [9, 1, 7, 13, 19, 37, 79]) {
+    const refused = await new Promise((resolve) => {
+      const socket = net.connect({ port, host: '127.0.0.1' })
+      socket.once('connect', () => { socket.destroy(); resolve(false) })
+      socket.once('error', (err) => resolve(err.code === 'ECONNREFUSED'))
+    })
+    if (refused) return port
+  }
+  throw new Error('no refused low port on 127.0.0.1 to test against')
 }
 
 // autocannon(opts), stopped with a failed assertion if it has not ended
@@ -117,4 +136,4 @@ async function bench (t, opts, limitMs = 15000) {
   }
 }
 
-module.exports = { rawServer, trickle, closedPort, bench }
+module.exports = { rawServer, readRequests, trickle, closedPort, bench }
