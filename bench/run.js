@@ -5,30 +5,32 @@
 // pinned to one CPU and the target to another. Each figure is the median of
 // several runs, shown with the range, and the ratios the project is held to.
 //
-//   npm run bench                       full run (about 12 minutes)
-//   npm run bench -- --quick            2 s runs, one repetition
+//   npm run bench                       full run (about 17 minutes)
+//   npm run bench -- --quick            2 s runs, one repetition, 30 s soak
 //   npm run bench -- --json             the same figures as JSON on stdout
 //   npm run bench -- --render FILE      the tables of a report saved with --json
 //   npm run bench -- --only c100,startup --reps 5 --duration 20 --target canned
+//   npm run bench -- --only soak        -c 1000 for 5 minutes (bench/soak.js)
 
 const os = require('os')
 const { spawnSync } = require('child_process')
 const { measure, hasTaskset } = require('./measure')
 const { startCanned, startNginx, which } = require('./targets')
 const { tools } = require('./tools')
+const { soakScenario, renderSoak } = require('./soak')
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] | --render FILE'
-const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes']
+const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes', 'soak']
 
 function parseOptions (argv) {
-  const o = { reps: 3, duration: 10, memorySeconds: 60, json: false, only: SCENARIOS, target: 'all', render: null }
+  const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
       if (i + 1 >= argv.length) fail(`${a} needs a value`)
       return argv[++i]
     }
-    if (a === '--quick') Object.assign(o, { reps: 1, duration: 2, memorySeconds: 12 })
+    if (a === '--quick') Object.assign(o, { reps: 1, duration: 2, memorySeconds: 12, soakSeconds: 30 })
     else if (a === '--json') o.json = true
     else if (a === '--reps') o.reps = positive(a, value())
     else if (a === '--duration') o.duration = positive(a, value())
@@ -252,6 +254,8 @@ function render (report) {
       lines.push(table.toString())
     } else if (s.name === 'memory') {
       lines.push(Object.entries(s.rssMB).map(([at, mb]) => `RSS at ${at}: ${mb.toFixed(1)} MB`).join(', '))
+    } else if (s.name === 'soak') {
+      lines.push(...renderSoak(s))
     } else if (s.name === 'shapes') {
       const table = new Table({ head: ['shape', 'CPU µs/req'], style: { head: [], border: [] } })
       for (const [name, us] of Object.entries(s.cpuUs)) table.push([name, fmt(us, 3)])
@@ -315,6 +319,7 @@ async function main () {
       else if (name === 'memory') report.scenarios.push(await memoryScenario(canned, ctx))
       else if (name === 'workers') report.scenarios.push(await workersScenario(canned, ctx))
       else if (name === 'shapes') report.scenarios.push(await shapesScenario(ctx))
+      else if (name === 'soak') report.scenarios.push(await soakScenario(fast, ctx))
     }
   } finally {
     await stopAll()
