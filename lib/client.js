@@ -209,7 +209,7 @@ class Client extends EventEmitter {
     let delay = 0
     if (this.countedFailure || this.sentOnSocket === 0) {
       // Back off on repeated failures so a dead server is not spun on.
-      delay = this.failures <= 1 ? 0 : Math.min(this.maxBackoff, 5 * 2 ** (this.failures - 2))
+      delay = this.backoff(this.failures)
     }
     if (delay === 0) setImmediate(() => this.open())
     else this.reconnectTimer = setTimeout(() => this.open(), delay)
@@ -240,6 +240,11 @@ class Client extends EventEmitter {
     this.bodyTooLarge = false
     // A setupRequest still settling was in the FIFO: it ended with it.
     this.pendingRequest = null
+  }
+
+  // After `failures` in a row: nothing the first time, then 5 ms doubling.
+  backoff (failures) {
+    return failures <= 1 ? 0 : Math.min(this.maxBackoff, 5 * 2 ** (failures - 2))
   }
 
   // No request left for this connection to make.
@@ -377,7 +382,7 @@ class Client extends EventEmitter {
     // Nothing may be in flight to bring us back here: try again soon, and
     // later and later while the hook fails every time (no spinning).
     if (sent === 0) this.hookFailures++
-    const delay = this.hookFailures <= 1 ? 0 : Math.min(this.maxBackoff, 5 * 2 ** (this.hookFailures - 2))
+    const delay = this.backoff(this.hookFailures)
     const retry = () => {
       this.retryTimer = null
       if (this.socket === socket) this.pump()

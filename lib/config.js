@@ -118,12 +118,16 @@ function parseDuration (value) {
   return fail('duration', value, 'must be a number of seconds > 0 or a timestring such as "10s" or "2m"')
 }
 
+// WHATWG parsing would read http:///path as the host "path".
+function hasNoHost (href) {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)
+}
+
 function parseTarget (raw, socketPath, credentials) {
   if (typeof raw !== 'string' || raw.trim() === '') fail('url', raw, 'must be a non-empty string')
   let href = raw.trim()
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(href)) href = 'http://' + href
-  // WHATWG parsing would read http:///path as the host "path".
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)) fail('url', raw, 'has no host (e.g. http://127.0.0.1:3000/path)')
+  if (hasNoHost(href)) fail('url', raw, 'has no host (e.g. http://127.0.0.1:3000/path)')
   let url
   try {
     url = new URL(href)
@@ -312,4 +316,4 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   return Object.freeze(config)
 }
 
-module.exports = { DEFAULTS, buildConfig, parseTarget, parseDuration }
+module.exports = { DEFAULTS, buildConfig, parseTarget, parseDuration, hasNoHost }

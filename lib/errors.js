@@ -43,6 +43,11 @@ const COUNTED = {
 // codes are not errors: non-2xx responses are responses (see `non2xx`).
 const CAUSES = Object.freeze(['connect', 'read', 'write', 'timeout', 'parse', 'hook'])
 
+// { connect: 0, read: 0, … }: every cause present, so results have one shape.
+function noErrorsByCause () {
+  return Object.fromEntries(CAUSES.map((cause) => [cause, 0]))
+}
+
 // Emitted with process.emitWarning; the run goes on.
 const WARNINGS = {
   AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.'
@@ -135,6 +140,7 @@ module.exports = {
   RAISED,
   COUNTED,
   CAUSES,
+  noErrorsByCause,
   WARNINGS,
   AutocannonError,
   InvalidOptionError,

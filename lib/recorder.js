@@ -6,7 +6,7 @@
 // that result.js aggregates.
 
 const { createLatencyHistogram, encode } = require('./histogram')
-const { CAUSES } = require('./errors')
+const { noErrorsByCause } = require('./errors')
 
 const MAX_STATUS = 1000
 
@@ -30,7 +30,7 @@ class Recorder {
     this.sent = 0
     this.errors = 0
     this.timeouts = 0
-    this.errorsByCause = Object.fromEntries(CAUSES.map((cause) => [cause, 0]))
+    this.errorsByCause = noErrorsByCause()
     this.errorCodes = Object.create(null)
     this.mismatches = 0
     this.resets = 0

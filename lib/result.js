@@ -8,7 +8,7 @@
 // load on the server at once), samples of runs that did not are kept apart.
 
 const { createCountHistogram, createLatencyHistogram, decode, toStats } = require('./histogram')
-const { CAUSES } = require('./errors')
+const { noErrorsByCause } = require('./errors')
 const { maskSecrets } = require('./redact')
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
@@ -66,7 +66,7 @@ function aggregateResult (results, opts = {}) {
   const totals = {}
   for (const f of COUNT_FIELDS) totals[f] = 0
   const statusCodeStats = {}
-  const errorsByCause = Object.fromEntries(CAUSES.map((cause) => [cause, 0]))
+  const errorsByCause = noErrorsByCause()
   const errorCodes = {}
   let start = Infinity
   let finish = -Infinity

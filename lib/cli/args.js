@@ -9,7 +9,7 @@ const fs = require('fs')
 const path = require('path')
 const { raise } = require('../errors')
 const { maskSecrets } = require('../redact')
-const { parseDuration } = require('../config')
+const { parseDuration, hasNoHost } = require('../config')
 
 // The flags, in autocannon's names and aliases. `kind` says how the raw
 // string is turned into an option value; yargs only splits the command line
@@ -261,8 +261,7 @@ function resolveUrl (raw, { port, onPort }) {
     throw argument(`Invalid URL "${shown}": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT`)
   }
   const href = SCHEME.test(text) ? text : `http://${text}`
-  // WHATWG parsing would read http:///path as the host "path".
-  if (/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)) throw argument(`Invalid URL "${shown}": no host (e.g. http://127.0.0.1:3000/path)`)
+  if (hasNoHost(href)) throw argument(`Invalid URL "${shown}": no host (e.g. http://127.0.0.1:3000/path)`)
   let url
   try {
     url = new URL(href)
