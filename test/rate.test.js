@@ -18,21 +18,28 @@ async function spacing (t) {
     const w = Math.floor((a - arrivals[0]) / 10)
     windows.set(w, (windows.get(w) || 0) + 1)
   }
-  return { result, busiest: Math.max(...windows.values()), busy: windows.size }
+  const counts = [...windows.values()]
+  return { result, busiest: Math.max(...counts), busy: windows.size, crowded: counts.filter((n) => n > 20).length }
 }
+
+// autocannon's -R sends each second's 1000 requests at once: one window of
+// ~1000 and most windows empty. Even spacing gives ~10 per window; a test
+// process descheduled for a few ms on a shared machine catches up with a
+// few windows of 20-50, which must not fail the test.
+const spreadOut = (m) => m.busiest <= 100 && m.crowded <= 6 && m.busy >= 250
 
 t.test('-R 1000 -c 10 spaces requests evenly and hits the rate', async (t) => {
   // The server runs in its own process so that its work cannot delay ours.
   let m = await spacing(t)
-  if (m.busiest > 20 || m.busy < 250) {
+  if (!spreadOut(m)) {
     // A run sharing two cores with other test files can be descheduled for
-    // tens of ms, and catching up then sends a burst. One more try: the
-    // burst model (autocannon's -R) fails both.
-    t.comment(`busy machine? busiest window ${m.busiest}, ${m.busy} busy windows; running again`)
+    // tens of ms. One more try: the burst model fails every time.
+    t.comment(`busy machine? busiest window ${m.busiest}, ${m.crowded} over 20, ${m.busy} busy windows; running again`)
     m = await spacing(t)
   }
-  const { result, busiest, busy } = m
-  t.ok(busiest <= 20, `no 10 ms window gets more than 20 requests (busiest: ${busiest})`)
+  const { result, busiest, busy, crowded } = m
+  t.ok(busiest <= 100, `no 10 ms window gets a burst (busiest: ${busiest}; a 1 s burst is 1000)`)
+  t.ok(crowded <= 6, `at most 2% of the windows get over 20 requests (${crowded})`)
   // 300 windows in 3 s; a burst model leaves most of them empty.
   t.ok(busy >= 250, `requests spread over the run (${busy} busy 10 ms windows)`)
   t.ok(Math.abs(result.rate.achieved - 1000) <= 20, `achieved ${result.rate.achieved} req/s is within 2% of 1000`)
