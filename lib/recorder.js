@@ -21,6 +21,10 @@ class Recorder {
     // Current sample interval, and the current 1-second progress tick.
     this.counter = 0
     this.bytes = 0
+    this.intervalErrors = 0
+    // Latency of the current interval only: reset, not rebuilt, at each
+    // sample, so the per-second percentiles cost one more recordValue.
+    this.intervalLatency = createLatencyHistogram()
     this.tickCounter = 0
     this.tickBytes = 0
     this.totalCompleted = 0
@@ -37,7 +41,8 @@ class Recorder {
     // Requests that started late against the rate plan, and by how much.
     this.late = 0
     this.lateness = null
-    // [sample end (epoch ms), responses, bytes] per sample interval.
+    // One entry per sample interval: [end (epoch ms), responses, bytes,
+    // errors, latency histogram (encoded), p50 (µs), p99 (µs)].
     this.series = []
   }
 
@@ -47,6 +52,7 @@ class Recorder {
     this.tickCounter++
     if (this.includeErrorStats || (status >= 200 && status < 300)) {
       this.latency.recordValue(latencyUs)
+      this.intervalLatency.recordValue(latencyUs)
       this.bytes += bytes
       this.tickBytes += bytes
     }
@@ -62,6 +68,7 @@ class Recorder {
   // request path: only failures come here.
   requestErrors (count, cause, code) {
     this.errors += count
+    this.intervalErrors += count
     this.errorsByCause[cause] += count
     if (cause === 'timeout') this.timeouts += count
     this.errorCodes[code] = (this.errorCodes[code] || 0) + count
@@ -73,11 +80,11 @@ class Recorder {
   }
 
   sample (epochMs) {
-    this.series.push([epochMs, this.counter, this.bytes])
-    this.totalCompleted += this.counter
-    this.totalBytes += this.bytes
-    this.counter = 0
-    this.bytes = 0
+    const h = this.intervalLatency
+    const empty = h.totalCount === 0
+    this.series.push([epochMs, this.counter, this.bytes, this.intervalErrors, encode(h),
+      empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99)])
+    this.flushPartial()
   }
 
   // Counts of the last partial interval go into the totals without
@@ -87,6 +94,8 @@ class Recorder {
     this.totalBytes += this.bytes
     this.counter = 0
     this.bytes = 0
+    this.intervalErrors = 0
+    this.intervalLatency.reset()
   }
 
   takeTick () {

@@ -7,7 +7,7 @@
 // order: samples of runs that overlapped in time are summed (they were
 // load on the server at once), samples of runs that did not are kept apart.
 
-const { createCountHistogram, createLatencyHistogram, decode, toStats } = require('./histogram')
+const { createCountHistogram, createLatencyHistogram, decode, encode, toStats } = require('./histogram')
 const { noErrorsByCause } = require('./errors')
 const { maskSecrets } = require('./redact')
 
@@ -22,23 +22,57 @@ function maskUrl (url) {
   return Array.isArray(url) ? url.map(maskSecrets) : maskSecrets(url)
 }
 
+// Samples of all runs, one slot per interval: counts summed, latency
+// histograms added (a slot's percentiles are those of every response the
+// server sent in it, whichever run or machine saw it).
 function mergeSeries (raws, sampleInt) {
   let origin = Infinity
   for (const r of raws) origin = Math.min(origin, time(r.start))
   const slots = new Map()
   for (const r of raws) {
-    for (const [end, counter, bytes] of r.series || []) {
+    for (const [end, requests, bytes, errors = 0, latency = null] of r.series || []) {
       const slot = Math.round((end - origin) / sampleInt)
       const acc = slots.get(slot)
       if (acc) {
-        acc[0] += counter
-        acc[1] += bytes
+        acc.requests += requests
+        acc.bytes += bytes
+        acc.errors += errors
+        acc.time = Math.min(acc.time, end)
+        acc.parts.push(latency)
       } else {
-        slots.set(slot, [counter, bytes])
+        slots.set(slot, { time: end, requests, bytes, errors, parts: [latency] })
       }
     }
   }
-  return [...slots.keys()].sort((a, b) => a - b).map((slot) => slots.get(slot))
+  return [...slots.keys()].sort((a, b) => a - b).map((slot) => {
+    const { parts, ...acc } = slots.get(slot)
+    acc.latency = parts.length === 1 ? parts[0] : addEncoded(parts)
+    return acc
+  })
+}
+
+function addEncoded (parts) {
+  const sum = createLatencyHistogram()
+  for (const part of parts) if (part) sum.add(decode(part))
+  return encode(sum)
+}
+
+// The per-interval series of the result: what a report plots and a merge
+// sums, with each interval's latency histogram for merging across machines.
+function seriesOf (slots, sampleInt) {
+  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], latency: [] }
+  for (const slot of slots) {
+    const h = slot.latency ? decode(slot.latency) : null
+    const at = (p) => h && h.totalCount ? Math.round(h.getValueAtPercentile(p)) / 1000 : 0
+    series.time.push(slot.time)
+    series.requests.push(slot.requests)
+    series.bytes.push(slot.bytes)
+    series.errors.push(slot.errors)
+    series.latencyP50.push(at(50))
+    series.latencyP99.push(at(99))
+    series.latency.push(slot.latency || '')
+  }
+  return series
 }
 
 // Into a new histogram: in-process snapshots hand over the recorder's own
@@ -88,9 +122,9 @@ function aggregateResult (results, opts = {}) {
   const series = mergeSeries(raws, sampleInt)
   const requestsHist = createCountHistogram()
   const throughputHist = createCountHistogram()
-  for (const [counter, bytes] of series) {
-    requestsHist.recordValue(counter)
-    throughputHist.recordValue(bytes)
+  for (const slot of series) {
+    requestsHist.recordValue(slot.requests)
+    throughputHist.recordValue(slot.bytes)
   }
 
   const latencyHist = mergeHistograms(raws, 'latencies') || createLatencyHistogram()
@@ -151,6 +185,16 @@ function aggregateResult (results, opts = {}) {
       lateness: lateness ? toStats(lateness, LATENCY_STATS) : undefined
     }
   }
+  // Added last, after every field autocannon's result has.
+  // What a saved result needs to be drawn, compared or merged again:
+  // histograms travel encoded (lossless), as between workers.
+  result.histograms = {
+    latency: encode(latencyHist),
+    latencyUncorrected: uncorrected ? encode(uncorrected) : undefined,
+    requests: encode(requestsHist),
+    throughput: encode(throughputHist)
+  }
+  result.series = seriesOf(series, sampleInt)
   return result
 }
 

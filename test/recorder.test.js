@@ -147,17 +147,22 @@ t.test('latencyUncorrected: only under a rate, and not with -C', async (t) => {
   }
 })
 
-t.test('per-second series: one [end, responses, bytes] per sample', async (t) => {
+t.test('per-second series: [end, responses, bytes, errors, latency, p50, p99] per sample', async (t) => {
   const r = new Recorder()
   r.response(200, 10, 100)
-  r.response(200, 10, 100)
+  r.response(200, 10, 3000)
+  r.requestErrors(2, 'read', 'ECONNRESET')
   r.sample(1000)
   r.sample(2000) // an idle second is a sample of 0
-  r.response(404, 5, 100)
+  r.response(404, 5, 250)
   r.sample(3000)
   r.response(200, 7, 100)
   r.flushPartial() // the partial last interval: totals only
-  t.same(r.series, [[1000, 2, 20], [2000, 0, 0], [3000, 1, 5]])
+  t.same(r.series.map((s) => s.slice(0, 4)), [[1000, 2, 20, 2], [2000, 0, 0, 0], [3000, 1, 5, 0]])
+  t.same(r.series.map((s) => buckets(decode(s[4]))), [[[100, 1], [3000, 1]], [], [[250, 1]]],
+    'each interval has its own latency histogram')
+  t.same(r.series.map((s) => s.slice(5)), [[100, 3001], [0, 0], [250, 250]], 'p50 and p99 of each interval (µs, bucket edges)')
+  t.equal(r.intervalLatency.totalCount, 0, 'the partial interval is dropped from the series')
   t.equal(r.totalCompleted, 4)
   t.equal(r.totalBytes, 32)
   t.equal(r.counter, 0)
@@ -199,7 +204,8 @@ t.test('snapshot shape', async (t) => {
   t.equal(snap.latencies, r.latency, 'in-process: the histogram itself')
   t.equal(snap.latenciesUncorrected, r.latencyUncorrected)
   t.equal(snap.lateness, r.lateness)
-  t.same(snap.series, [[1e12 + 1000, 6, 300]])
+  t.same(snap.series.map((s) => s.slice(0, 4)), [[1e12 + 1000, 6, 300, 2]])
+  t.equal(decode(snap.series[0][4]).totalCount, 6)
   t.equal(snap.totalCompletedRequests, 6)
   t.equal(snap.totalRequests, 9)
   t.equal(snap.totalBytes, 300)

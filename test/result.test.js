@@ -140,15 +140,16 @@ t.test('mergeSeries aligns samples by time from the earliest start', async (t) =
   // b starts 2.3 s after a; its samples fall in a's 3rd, 4th, 5th seconds.
   const a = raw(T0, [1000, 2000, 3000, 4000])
   const b = raw(T0 + 2300, [1000, 2000, 3000])
-  t.same(mergeSeries([a, b], 1000), [[1, 10], [2, 20], [3 + 1, 30 + 10], [4 + 2, 40 + 20], [3, 30]])
+  const counts = (slots) => slots.map((s) => [s.requests, s.bytes])
+  t.same(counts(mergeSeries([a, b], 1000)), [[1, 10], [2, 20], [3 + 1, 30 + 10], [4 + 2, 40 + 20], [3, 30]])
   t.same(mergeSeries([b, a], 1000), mergeSeries([a, b], 1000), 'whatever the order of the runs')
   // Timers fire a little late: a sample at +1004 ms is still the first.
   const late = raw(T0, [1004, 2003, 2999])
-  t.same(mergeSeries([late, raw(T0, [1000, 2000, 3000])], 1000), [[2, 20], [4, 40], [6, 60]])
+  t.same(counts(mergeSeries([late, raw(T0, [1000, 2000, 3000])], 1000)), [[2, 20], [4, 40], [6, 60]])
   // Other sample intervals; start as an ISO string (a raw result through JSON).
   const c = { start: new Date(T0 + 250).toISOString(), series: [[T0 + 750, 5, 50], [T0 + 1250, 6, 60]] }
   const d = raw(T0, [500, 1000, 1500])
-  t.same(mergeSeries([c, d], 500), [[1, 10], [2 + 5, 20 + 50], [3 + 6, 30 + 60]])
+  t.same(counts(mergeSeries([c, d], 500)), [[1, 10], [2 + 5, 20 + 50], [3 + 6, 30 + 60]])
   t.same(mergeSeries([{ start: T0 }], 1000), [], 'no samples, no series')
   // In aggregateResult, the sample interval comes from the options.
   const e = runSnapshot({ responses: seconds([1, 2, 3, 4]), sampleInt: 250 })
@@ -198,3 +199,50 @@ t.test('edge cases: one result not in an array, no responses, no results', async
   t.equal(empty.samples, 1)
   t.throws(() => aggregateResult([]), TypeError)
 })
+
+t.test('a result keeps its histograms (encoded) and its per-second series', async (t) => {
+  const { decode } = require('../lib/histogram')
+  const ra = seconds([3, 5, 4], 200, 100, (i) => 150 + i * 91)
+  const rb = seconds([2, 6], 200, 40, (i) => 20000 + i * 1733)
+  const a = runSnapshot({ responses: ra, targetRate: 10 })
+  const b = runSnapshot({ responses: rb, encoded: true, targetRate: 10 })
+  const result = aggregateResult([a, b], { connections: 4 })
+
+  const latency = decode(result.histograms.latency)
+  t.same(toStats(latency, LATENCY), toStats(histogramOf([...latencies(ra), ...latencies(rb)]), LATENCY),
+    'the encoded latency histogram holds every response of both runs')
+  t.equal(decode(result.histograms.latencyUncorrected).totalCount, 20)
+  const requests = decode(result.histograms.requests, 64)
+  t.same([requests.totalCount, requests.minNonZeroValue, requests.maxValue], [3, 4, 11], 'Req/Sec: one sample per second of summed counts')
+  t.equal(decode(result.histograms.throughput, 64).maxValue, 5 * 100 + 6 * 40)
+
+  const s = result.series
+  t.equal(s.interval, 1000)
+  t.same(s.time, [T0 + 1000, T0 + 2000, T0 + 3000])
+  t.same(s.requests, [5, 11, 4])
+  t.same(s.bytes, [3 * 100 + 2 * 40, 5 * 100 + 6 * 40, 4 * 100])
+  t.same(s.errors, [0, 0, 0])
+  t.equal(s.latency.length, 3)
+  for (let i = 0; i < 3; i++) {
+    const own = [...ra[i] || [], ...rb[i] || []].map(([, , us]) => us)
+    const h = decode(s.latency[i])
+    t.same(buckets(h), buckets(histogramOf(own)), `second ${i + 1}: both runs' responses in one histogram`)
+    t.equal(s.latencyP50[i], Math.round(h.getValueAtPercentile(50)) / 1000)
+    t.equal(s.latencyP99[i], Math.round(h.getValueAtPercentile(99)) / 1000)
+  }
+  t.ok(s.latencyP99[1] > 20, `p99 of the 2nd second (${s.latencyP99[1]} ms) is b's`)
+  t.ok(s.latencyP50[2] < 2, `the 3rd second had a's responses only (${s.latencyP50[2]} ms)`)
+
+  const saved = JSON.parse(JSON.stringify(result))
+  t.same(saved.series, s, 'the series survives JSON as it is')
+  t.same(buckets(decode(saved.histograms.latency)), buckets(latency))
+})
+
+function buckets (h) {
+  const out = []
+  for (let i = 0; i < h.countsArrayLength; i++) {
+    const c = h.getCountAtIndex(i)
+    if (c !== 0) out.push([h.valueFromIndex(i), c])
+  }
+  return out
+}
