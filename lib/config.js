@@ -45,6 +45,8 @@ const DEFAULTS = Object.freeze({
   // Bytes of one response body kept for a hook, verifyBody or expectBody;
   // past it, that request is an error (AC_BODY_TOO_LARGE).
   maxBodySize: 10 * 1024 * 1024,
+  // Expressions such as "p99 < 200ms", held to the result (lib/thresholds.js).
+  thresholds: undefined,
   debug: false
 })
 
@@ -207,6 +209,23 @@ function checkRequests (requests, inWorkers) {
   }))
 }
 
+// Checked once here, so a malformed expression is bad input before the
+// run, not a surprise after it.
+function checkThresholds (value) {
+  if (value === undefined || value === null) return undefined
+  const list = typeof value === 'string' ? [value] : value
+  if (!Array.isArray(list)) fail('thresholds', value, 'must be an array of expressions such as "p99 < 200ms"')
+  const { parseThreshold } = require('./thresholds')
+  for (const expression of list) {
+    try {
+      parseThreshold(expression)
+    } catch (err) {
+      fail('thresholds', expression, `is not a threshold: ${err.why}`)
+    }
+  }
+  return list.length === 0 ? undefined : Object.freeze(list.slice())
+}
+
 function buildConfig (opts, { callbackGiven = false } = {}) {
   if (opts === null || typeof opts !== 'object') {
     throw new InvalidOptionError('opts', opts, 'must be an object with at least a url')
@@ -275,6 +294,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     tlsOptions: opts.tlsOptions,
     skipAggregateResult: !!opts.skipAggregateResult,
     maxBodySize: integer(opts, 'maxBodySize', 1),
+    thresholds: checkThresholds(opts.thresholds),
     debug: !!opts.debug
   }
 

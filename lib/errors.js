@@ -20,6 +20,7 @@ const RAISED = {
   AC_INVALID_ARGUMENT: 'The command line cannot be read: unknown flag, missing URL or value, a bad --warmup group.',
   AC_CONFLICTING_OPTIONS: 'Two options that cannot be used together, such as a body (-b, -i) and a form (-F).',
   AC_FILE_UNREADABLE: 'A file named by an option (-i, -F, --har, --cert, --key, --ca) cannot be read or parsed.',
+  AC_FILE_UNWRITABLE: 'A file an output is to be written to (--html, --hgrm, -o) is in a directory that does not exist or cannot be written.',
   AC_INVALID_TLS_FILE: 'A certificate, key or CA (--cert, --key, --ca, tlsOptions) is not valid PEM, or the key does not match the certificate.',
   AC_TOO_MANY_CONNECTIONS: 'More connections than the open-file limit (ulimit -n) or the local ports for one target allow.',
   AC_TOO_MANY_WORKERS: 'More workers than connections (each worker needs one), or than requests in an amount run.',

@@ -191,7 +191,29 @@ function printResult (result, opts) {
     out(`request pipeline was reset ${abbreviate(result.resets)} ${result.resets === 1 ? 'time' : 'times'}`)
   }
 
+  if (result.thresholds && result.thresholds.length) out('\n' + thresholdsTable(result.thresholds, colorsFor(opts.outputStream)))
+
   return lines.join('\n') + '\n'
+}
+
+// A measured value in its threshold's unit: "312.5 ms", "0.3%", "5,120 req/s".
+function measured (t) {
+  switch (t.unit) {
+    case 'ms': return `${ms(t.value)} ms`
+    case '%': return `${count(t.value)}%`
+    case 'B/s': return `${bytes(t.value)}/s`
+    case 'req/s': return `${count(t.value)} req/s`
+    default: return count(t.value)
+  }
+}
+
+function thresholdsTable (thresholds, colors) {
+  const table = makeTable(colors, ['Threshold', 'Measured', ''])
+  for (const t of thresholds) {
+    table.push([t.expression, measured(t), t.ok ? colors.green('✔ pass') : colors.redBright('✗ fail')])
+  }
+  const failed = thresholds.filter((t) => !t.ok).length
+  return table.toString() + '\n' + (failed ? `${failed} of ${thresholds.length} thresholds failed` : `all ${thresholds.length} thresholds passed`)
 }
 
 module.exports = printResult
@@ -200,3 +222,4 @@ module.exports.wantsColor = wantsColor
 module.exports.colorsFor = colorsFor
 module.exports.formatMs = ms
 module.exports.noResponseLine = noResponseLine
+module.exports.thresholdsTable = thresholdsTable

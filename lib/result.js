@@ -195,6 +195,9 @@ function aggregateResult (results, opts = {}) {
     throughput: encode(throughputHist)
   }
   result.series = seriesOf(series, sampleInt)
+  if (opts.thresholds && opts.thresholds.length) {
+    result.thresholds = require('./thresholds').evaluateThresholds(opts.thresholds, result)
+  }
   return result
 }
 

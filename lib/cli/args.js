@@ -53,6 +53,10 @@ const OPTIONS = {
   excludeErrorStats: { alias: 'x', kind: 'boolean' },
   expectBody: { alias: 'E', kind: 'string' },
   maxBodySize: { kind: 'integer' },
+  // Typed --threshold (one expression each); the library's option is a list.
+  thresholds: { alias: 'threshold', kind: 'list', flag: 'threshold' },
+  html: { kind: 'string' },
+  hgrm: { kind: 'string' },
   renderStatusCodes: { alias: 'statusCodes', kind: 'boolean' },
   cert: { kind: 'string' },
   key: { kind: 'string' },
@@ -86,7 +90,8 @@ function describe (option) {
   const spec = OPTIONS[option]
   const aliases = spec && spec.alias ? [].concat(spec.alias) : []
   const short = aliases.find((a) => a.length === 1)
-  return short ? `-${short}/--${option}` : `--${option}`
+  const long = spec && spec.flag ? spec.flag : option
+  return short ? `-${short}/--${long}` : `--${long}`
 }
 
 // Splits off what follows `--` and takes bracketed groups out of argv.

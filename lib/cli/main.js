@@ -11,9 +11,21 @@ const { parseArguments, OPTIONS, describe } = require('./args')
 const { maskSecrets } = require('../redact')
 const { WARNINGS, raise } = require('../errors')
 
-// Options only the command line knows; the library gets the rest.
-const CLI_ONLY = ['json', 'renderProgressBar', 'renderResultsTable', 'renderLatencyTable', 'renderStatusCodes',
-  'verbose', 'warmup', 'onPort', 'spawn', 'help', 'version']
+const { OUTPUT_OPTIONS, checkDestinations, writeOutputs } = require('../outputs')
+
+// Options only the command line knows (outputs, and how runs are started);
+// the library gets the rest.
+const CLI_ONLY = [...OUTPUT_OPTIONS, 'renderProgressBar', 'warmup', 'onPort', 'spawn', 'help', 'version']
+
+// As k6: a run whose thresholds failed exits with a code of its own, so CI
+// tells "too slow" from "could not run" (1).
+const EXIT_THRESHOLDS_FAILED = 99
+
+// `autocannon <command> …`: work on saved results instead of running.
+const COMMANDS = {
+  report: './report',
+  compare: './compare'
+}
 
 // Thrown to end quietly after Ctrl-C, when there is no result to show.
 class Interrupted extends Error {}
@@ -52,9 +64,11 @@ function printWarnings () {
 }
 
 function main (argv) {
+  if (Object.prototype.hasOwnProperty.call(COMMANDS, argv[0])) return runCommand(argv[0], argv.slice(1))
   let opts
   try {
     opts = parseArguments(argv)
+    checkDestinations(opts)
   } catch (err) {
     return fail(err)
   }
@@ -99,22 +113,20 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
   session.current = instance
   if (session.stopped) instance.stop()
 
-  if (opts.json && !warmup) {
-    // One line per result (per round with -f), and nothing else on stdout.
-    instance.on('done', (result) => {
-      if (warmupResult) result.warmup = warmupResult
-      process.stdout.write(JSON.stringify(result) + '\n')
-    })
-  }
-  if (opts.renderProgressBar || opts.renderResultsTable) {
+  if (opts.renderProgressBar) {
+    // The header and the bar; the tables are an output like the others.
     require('../track')(instance, {
       outputStream: process.stderr,
-      renderProgressBar: opts.renderProgressBar,
-      renderResultsTable: !warmup && opts.renderResultsTable,
-      renderLatencyTable: opts.renderLatencyTable,
-      renderStatusCodes: opts.renderStatusCodes,
-      verbose: opts.verbose,
+      renderProgressBar: true,
+      renderResultsTable: false,
       warmupRunning: warmup
+    })
+  }
+  if (!warmup) {
+    // Each result (each round with -f) goes to every output asked for.
+    instance.on('done', (result) => {
+      if (warmupResult) result.warmup = warmupResult
+      writeOutputs(result, opts)
     })
   }
   return Promise.resolve(instance).finally(() => { session.current = null })
@@ -149,7 +161,13 @@ async function start (opts) {
       // Not a benchmark of anything: say why, and fail the command.
       throw raise('AC_NO_RESPONSE', require('../print-result').noResponseLine(result))
     }
-    return 0
+    const failed = (result && result.thresholds ? result.thresholds : []).filter((t) => !t.ok)
+    if (failed.length === 0) return 0
+    // The table already said it, unless -j kept stderr quiet.
+    if (!opts.renderResultsTable) {
+      process.stderr.write(`${failed.length} of ${result.thresholds.length} thresholds failed: ${failed.map((t) => t.expression).join(', ')}\n`)
+    }
+    return EXIT_THRESHOLDS_FAILED
   } finally {
     process.removeListener('SIGINT', onSigint)
     if (command) await command.stop()
@@ -266,4 +284,11 @@ function startCommand (opts, session) {
   })
 }
 
-module.exports = { main, pointAt }
+// A subcommand: it prints its own output; errors are one line, exit 1.
+function runCommand (name, argv) {
+  return Promise.resolve()
+    .then(() => require(COMMANDS[name]).run(argv))
+    .then((code) => { process.exitCode = code || 0 }, fail)
+}
+
+module.exports = { main, pointAt, EXIT_THRESHOLDS_FAILED }

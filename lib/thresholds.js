@@ -1,0 +1,137 @@
+'use strict'
+
+// Pass/fail expressions on a result, in the style of k6's thresholds:
+// `p99 < 200ms`, `errors < 1%`, `rps > 5000`. The same grammar states the
+// SLOs of a capacity search, so both parse here and judge here.
+//
+//   term     := latency | count | rate
+//   latency  := p<N> | p(<N>) | avg | mean | min | max | stddev   (ms, us, µs or s; ms if none)
+//   count    := errors | non2xx | timeouts                          (a number, or N% of requests)
+//   rate     := rps (req/s) | throughput (bytes/s: B, kB, MB, GB, KiB, MiB, GiB)
+//   operator := < | <= | > | >= | == | !=
+
+const { decode } = require('./histogram')
+
+const OPERATORS = {
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+  '==': (a, b) => a === b,
+  '!=': (a, b) => a !== b
+}
+
+const LATENCY_UNITS = { ms: 1, us: 0.001, µs: 0.001, s: 1000 }
+const BYTE_UNITS = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
+const STAT_KEYS = { avg: 'average', mean: 'average', min: 'min', max: 'max', stddev: 'stddev' }
+const COUNTS = ['errors', 'non2xx', 'timeouts']
+
+const GRAMMAR = /^\s*([a-z0-9_.()]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*([a-zµ%]*(?:\/s)?)\s*$/i
+
+const HINT = 'e.g. "p99 < 200ms", "errors < 1%", "rps > 5000" (terms: pN, avg, min, max, stddev, errors, non2xx, timeouts, rps, throughput)'
+
+class ThresholdSyntaxError extends Error {
+  constructor (expression, why) {
+    super(`${JSON.stringify(String(expression))}: ${why}; ${HINT}`)
+    this.expression = expression
+    this.why = `${why}; ${HINT}`
+  }
+}
+
+// One expression → { expression, metric, operator, limit, unit, kind, percentile? }.
+// `limit` is in the metric's own unit: ms, a count, a percentage, req/s, bytes/s.
+function parseThreshold (expression) {
+  if (typeof expression !== 'string') throw new ThresholdSyntaxError(expression, 'not a string')
+  const m = GRAMMAR.exec(expression)
+  if (!m) throw new ThresholdSyntaxError(expression, 'not of the form <term> <operator> <value>')
+  const [, term, operator, number, rawUnit] = m
+  const name = term.toLowerCase().replace(/^latency\./, '')
+  const value = Number(number)
+  const unit = rawUnit.replace(/\/s$/i, '')
+  const base = { expression: expression.trim(), operator }
+
+  const percentile = /^p(?:\((\d+(?:\.\d+)?)\)|(\d+(?:[._]\d+)?))$/.exec(name)
+  if (percentile || STAT_KEYS[name]) {
+    const scale = unit === '' ? 1 : LATENCY_UNITS[unit.toLowerCase() === 'µs' ? 'µs' : unit.toLowerCase()]
+    if (scale === undefined) throw new ThresholdSyntaxError(expression, `"${rawUnit}" is not a latency unit (ms, us, s)`)
+    const out = { ...base, kind: 'latency', limit: value * scale, unit: 'ms' }
+    if (percentile) {
+      const p = Number((percentile[1] || percentile[2]).replace('_', '.'))
+      if (!(p > 0 && p <= 100)) throw new ThresholdSyntaxError(expression, `p${p} is not a percentile between 0 and 100`)
+      return { ...out, metric: `p${p}`, percentile: p }
+    }
+    return { ...out, metric: name === 'mean' ? 'avg' : name }
+  }
+  if (COUNTS.includes(name)) {
+    if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `${name} is a count or a percentage, not "${rawUnit}"`)
+    return { ...base, kind: 'count', metric: name, limit: value, unit: unit === '%' ? '%' : '' }
+  }
+  if (name === 'rps') {
+    if (unit !== '' && unit.toLowerCase() !== 'req') throw new ThresholdSyntaxError(expression, `rps is in requests per second, not "${rawUnit}"`)
+    return { ...base, kind: 'rate', metric: 'rps', limit: value, unit: 'req/s' }
+  }
+  if (name === 'throughput') {
+    const scale = unit === '' ? 1 : BYTE_UNITS[unit.toLowerCase()]
+    if (scale === undefined) throw new ThresholdSyntaxError(expression, `"${rawUnit}" is not a byte unit (B, kB, MB, GB, KiB, MiB, GiB)`)
+    return { ...base, kind: 'rate', metric: 'throughput', limit: value * scale, unit: 'B/s' }
+  }
+  throw new ThresholdSyntaxError(expression, `unknown term "${term}"`)
+}
+
+function round (value, decimals = 3) {
+  const f = 10 ** decimals
+  return Math.round(value * f) / f
+}
+
+// The measured value a parsed threshold is held to, in its unit.
+function measure (threshold, result, latencyHistogram) {
+  const duration = result.duration > 0 ? result.duration : 0
+  switch (threshold.kind) {
+    case 'latency': {
+      if (threshold.percentile === undefined) return result.latency[STAT_KEYS[threshold.metric]]
+      if (latencyHistogram) {
+        return latencyHistogram.totalCount === 0 ? 0 : round(latencyHistogram.getValueAtPercentile(threshold.percentile) / 1000)
+      }
+      // A result saved without histograms still has autocannon's percentiles.
+      const key = ('p' + threshold.percentile).replace('.', '_')
+      if (result.latency[key] === undefined) throw new Error(`${threshold.expression}: this result has no histogram to take p${threshold.percentile} from`)
+      return result.latency[key]
+    }
+    case 'count': {
+      const count = result[threshold.metric] || 0
+      if (threshold.unit !== '%') return count
+      // errors and timeouts among the requests that ended; non-2xx among responses.
+      const total = result.requests.total + (threshold.metric === 'non2xx' ? 0 : result.errors)
+      return total === 0 ? 0 : round(count / total * 100, 4)
+    }
+    default:
+      if (threshold.metric === 'rps') {
+        if (result.rate) return result.rate.achieved
+        return duration ? round(result.requests.total / duration, 2) : 0
+      }
+      return duration ? round(result.throughput.total / duration, 2) : 0
+  }
+}
+
+// Parsed thresholds held to a result: one entry each, in the order given.
+function evaluateThresholds (thresholds, result) {
+  const parsed = thresholds.map((t) => typeof t === 'string' ? parseThreshold(t) : t)
+  const needsHistogram = parsed.some((t) => t.percentile !== undefined)
+  const histogram = needsHistogram && result.histograms && result.histograms.latency
+    ? decode(result.histograms.latency)
+    : null
+  return parsed.map((t) => {
+    const value = measure(t, result, histogram)
+    return {
+      expression: t.expression,
+      metric: t.metric,
+      operator: t.operator,
+      limit: t.limit,
+      unit: t.unit,
+      value,
+      ok: OPERATORS[t.operator](value, t.limit)
+    }
+  })
+}
+
+module.exports = { parseThreshold, evaluateThresholds, ThresholdSyntaxError, OPERATORS }

@@ -1,0 +1,39 @@
+'use strict'
+
+// The real command, spawned with stdin closed and a clean environment (no
+// PORT, no colour settings of the caller's).
+
+const path = require('path')
+const { spawn } = require('child_process')
+
+const BIN = path.join(__dirname, '..', '..', 'bin', 'autocannon.js')
+
+function env (extra = {}) {
+  const out = { ...process.env, ...extra }
+  for (const k of ['PORT', 'NO_COLOR', 'FORCE_COLOR']) if (!(k in extra)) delete out[k]
+  return out
+}
+
+// Spawns the CLI; `.done` resolves to { code, signal, stdout, stderr }.
+function start (args, { extraEnv, cwd } = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] })
+  child.stdout.setEncoding('utf8')
+  child.stderr.setEncoding('utf8')
+  child.out = ''
+  child.err = ''
+  child.stdout.on('data', (c) => { child.out += c })
+  child.stderr.on('data', (c) => { child.err += c })
+  const timer = setTimeout(() => child.kill('SIGKILL'), 30000)
+  child.done = new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout: child.out, stderr: child.err })
+    })
+  })
+  return child
+}
+
+const run = (args, opts) => start(args, opts).done
+
+module.exports = { BIN, env, start, run }
