@@ -31,6 +31,8 @@ const DEFAULTS = Object.freeze({
   maxOverallRequests: 0,
   connectionRate: 0,
   overallRate: 0,
+  // [{ duration (s), rate (req/s) }]: the rate ramps from stage to stage.
+  stages: undefined,
   ignoreCoordinatedOmission: false,
   reconnectRate: 0,
   requests: undefined,
@@ -226,6 +228,35 @@ function checkThresholds (value) {
   return list.length === 0 ? undefined : Object.freeze(list.slice())
 }
 
+// Load stages: [{ duration, rate }], or the CLI's "30s:100,2m:5000,30s:0"
+// (each stage ramps from the previous stage's rate to its own).
+function checkStages (value) {
+  if (value === undefined || value === null) return undefined
+  const expected = 'must be stages such as "30s:100,2m:5000,30s:0" or [{ duration: 30, rate: 100 }, …] (duration in seconds or a timestring, rate in req/s >= 0)'
+  const list = typeof value === 'string'
+    ? value.split(',').map((part) => {
+      const [duration, rate, extra] = part.split(':').map((x) => x.trim())
+      if (extra !== undefined || rate === undefined || rate === '') fail('stages', value, expected)
+      return { duration, rate }
+    })
+    : value
+  if (!Array.isArray(list) || list.length === 0) fail('stages', value, expected)
+  const stages = list.map((stage) => {
+    if (stage === null || typeof stage !== 'object' || stage.duration === undefined || stage.duration === null) fail('stages', value, expected)
+    let duration
+    try {
+      duration = parseDuration(stage.duration)
+    } catch {
+      fail('stages', value, expected)
+    }
+    const rate = typeof stage.rate === 'string' && stage.rate.trim() !== '' ? Number(stage.rate) : stage.rate
+    if (!(duration > 0) || typeof rate !== 'number' || !(rate >= 0) || !isFinite(rate)) fail('stages', value, expected)
+    return Object.freeze({ duration, rate })
+  })
+  if (stages.every((stage) => stage.rate === 0)) fail('stages', value, 'plan no request at all: give at least one stage a rate above 0')
+  return Object.freeze(stages)
+}
+
 function buildConfig (opts, { callbackGiven = false } = {}) {
   if (opts === null || typeof opts !== 'object') {
     throw new InvalidOptionError('opts', opts, 'must be an object with at least a url')
@@ -282,6 +313,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     maxOverallRequests: optionalPositiveInteger(opts, 'maxOverallRequests'),
     connectionRate: optionalRate(opts, 'connectionRate'),
     overallRate: optionalRate(opts, 'overallRate'),
+    stages: checkStages(opts.stages),
     ignoreCoordinatedOmission: !!opts.ignoreCoordinatedOmission,
     reconnectRate: optionalPositiveInteger(opts, 'reconnectRate'),
     requests: checkRequests(opts.requests, workers > 0),
@@ -310,8 +342,14 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (config.initialContext !== undefined && (config.initialContext === null || typeof config.initialContext !== 'object')) {
     fail('initialContext', config.initialContext, 'must be an object')
   }
-  if (config.ignoreCoordinatedOmission && !config.connectionRate && !config.overallRate) {
-    fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate or overallRate')
+  if (config.stages) {
+    if (config.connectionRate) throw raise('AC_CONFLICTING_OPTIONS', 'stages and connectionRate (-r) cannot be used together: stages plan the overall rate (-R sets the rate the first stage ramps from)')
+    if (config.amount) throw raise('AC_CONFLICTING_OPTIONS', 'stages and amount (-a) cannot be used together: the stages set how long the run lasts')
+    // The stages are the run's length.
+    config.duration = config.stages.reduce((total, stage) => total + stage.duration, 0)
+  }
+  if (config.ignoreCoordinatedOmission && !config.connectionRate && !config.overallRate && !config.stages) {
+    fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate, overallRate or stages')
   }
   if (config.forever && callbackGiven) {
     fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead')

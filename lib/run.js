@@ -21,7 +21,7 @@ class Run {
     this.events = events
     this.onDone = onDone
     this.onError = onError || ((err) => { throw err })
-    const rated = !!(config.connectionRate || config.overallRate)
+    const rated = !!(config.connectionRate || config.overallRate || config.stages)
     // Under a rate, latency runs from the planned send time, and the
     // service time is kept beside it; -C makes latency the service time.
     this.correctLatency = rated && !config.ignoreCoordinatedOmission

@@ -10,9 +10,12 @@
 // overallRate: one plan shared by all connections.
 // connectionRate: one plan per connection, phases staggered so that the
 // connections together are evenly spaced too.
+// stages: one shared plan whose rate ramps from stage to stage (plan.js).
+// setRate(): a new constant plan from now on (the steps of a search).
 
 const { performance } = require('perf_hooks')
 const { createLatencyHistogram } = require('./histogram')
+const { createStagePlan } = require('./plan')
 
 // A request that leaves more than this after its planned time is "late":
 // the generator or the connections could not keep up with the plan.
@@ -23,6 +26,7 @@ class Scheduler {
     this.perConnection = !!config.connectionRate
     this.rate = config.connectionRate || config.overallRate
     this.intervalMs = 1000 / this.rate
+    this.plan = config.stages ? createStagePlan(config.stages, config.overallRate) : null
     this.connections = config.connections
     this.planned = new Float64Array(config.pipelining)
     this.t0 = 0
@@ -43,6 +47,7 @@ class Scheduler {
   }
 
   timeOf (client, i) {
+    if (this.plan !== null) return this.t0 + this.plan.offsetOf(i)
     if (!this.perConnection) return this.t0 + i * this.intervalMs
     // Stagger connection k by k/connections of an interval.
     return this.t0 + (i + client.index / this.connections) * this.intervalMs
@@ -85,6 +90,8 @@ class Scheduler {
       this.isWaiting[client.index] = 1
       this.waiting.push(client)
     }
+    // The plan has ended (stages): nothing more is due, ever.
+    if (due === Infinity) return
     if (due < this.wakeAt) {
       if (this.timer !== null) clearTimeout(this.timer)
       this.wakeAt = due
@@ -104,6 +111,22 @@ class Scheduler {
     for (const c of clients) c.pump()
   }
 
+  // From now on, a constant overall rate: the plan restarts here, and
+  // requests the old plan still owed are dropped, so a step of a search
+  // starts without the backlog of the step before it.
+  setRate (rate) {
+    this.plan = null
+    this.perConnection = false
+    this.rate = rate
+    this.intervalMs = 1000 / rate
+    this.t0 = performance.now()
+    this.next = 0
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+    this.wakeAt = Infinity
+    this.wake()
+  }
+
   stop () {
     this.stopped = true
     if (this.timer !== null) clearTimeout(this.timer)
@@ -112,6 +135,7 @@ class Scheduler {
 
   // The rate asked for, in requests per second over all connections.
   get targetRate () {
+    if (this.plan !== null) return Math.round(this.plan.countAt(this.plan.totalMs) / this.plan.totalMs * 1000 * 100) / 100
     return this.perConnection ? this.rate * this.connections : this.rate
   }
 }

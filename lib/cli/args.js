@@ -40,6 +40,7 @@ const OPTIONS = {
   maxOverallRequests: { alias: 'O', kind: 'integer' },
   connectionRate: { alias: 'r', kind: 'number' },
   overallRate: { alias: 'R', kind: 'number' },
+  stages: { kind: 'string' },
   ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean' },
   reconnectRate: { alias: 'D', kind: 'integer' },
   // -n and --no-progress both switch the progress bar off.
