@@ -98,6 +98,31 @@ class Recorder {
     this.intervalLatency.reset()
   }
 
+  // The counts since the last cut as an encoded snapshot, then a fresh
+  // start: the steps of a search share one run and its connections, not
+  // their numbers. A request in flight at the cut is counted as sent in
+  // one step and answered in the next.
+  cut (window) {
+    this.flushPartial()
+    const snapshot = this.snapshot({ ...window, encoded: true })
+    this.latency.reset()
+    if (this.latencyUncorrected) this.latencyUncorrected.reset()
+    if (this.lateness) this.lateness.reset()
+    this.statusCounts.fill(0)
+    this.totalCompleted = 0
+    this.totalBytes = 0
+    this.sent = 0
+    this.errors = 0
+    this.timeouts = 0
+    this.errorsByCause = noErrorsByCause()
+    this.errorCodes = Object.create(null)
+    this.mismatches = 0
+    this.resets = 0
+    this.late = 0
+    this.series = []
+    return snapshot
+  }
+
   takeTick () {
     const tick = { counter: this.tickCounter, bytes: this.tickBytes }
     this.tickCounter = 0

@@ -52,6 +52,7 @@ class Run {
     // maps to; workers are handed the main thread's so samples line up.
     this.clock = clock || { start: performance.now(), epoch: performance.timeOrigin + performance.now() }
     this.startedAt = 0
+    this.cutAt = 0
     this.timers = []
     // Workers and skipAggregateResult hand the snapshot on: encode it.
     this.encodeSnapshot = !!encodeSnapshot || config.skipAggregateResult
@@ -245,6 +246,29 @@ class Run {
     }
   }
 
+  // --- a session's controls (search steps) ---
+
+  // A constant overall rate from now on.
+  setRate (rate) {
+    if (this.scheduler === null || this.finished) return
+    this.scheduler.setRate(rate)
+  }
+
+  // What was measured since the last cut (or the start), as a raw snapshot.
+  cut () {
+    const now = performance.now()
+    let inFlight = 0
+    for (const client of this.clients) inFlight += client.inFlight
+    const raw = this.recorder.cut({
+      start: this.epochAt(this.cutAt || this.startedAt),
+      finish: this.epochAt(now),
+      inFlight,
+      targetRate: this.scheduler ? this.scheduler.targetRate : 0
+    })
+    this.cutAt = now
+    return raw
+  }
+
   // --- the end ---
 
   stop () {
@@ -292,7 +316,7 @@ class Run {
     const tick = recorder.takeTick()
     this.events.emit('tick', tick)
     const snapshot = recorder.snapshot({
-      start: this.epochAt(this.startedAt),
+      start: this.epochAt(this.cutAt || this.startedAt),
       finish: this.epochAt(now),
       inFlight,
       targetRate: this.scheduler ? this.scheduler.targetRate : 0,

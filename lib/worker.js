@@ -38,6 +38,8 @@ try {
 if (run) {
   parentPort.on('message', (msg) => {
     if (msg.type === 'stop') return run.stop()
+    if (msg.type === 'setRate') return run.setRate(msg.rate)
+    if (msg.type === 'cut') return parentPort.postMessage({ type: 'cut', raw: run.cut() })
     if (msg.type !== 'go') return
     try {
       run.start()

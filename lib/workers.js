@@ -35,6 +35,8 @@ function runWorkers (config, events, prepared, done) {
   let failed = false
   let stopped = false
   let tick = { counter: 0, bytes: 0 }
+  // A session's cut: one raw snapshot per worker, then resolve.
+  let cutting = null
   const ticker = setInterval(() => {
     events.emit('tick', tick)
     tick = { counter: 0, bytes: 0 }
@@ -70,6 +72,16 @@ function runWorkers (config, events, prepared, done) {
           // Options are checked in this thread first: this is rare.
           fail(new AutocannonError(msg.code || 'AC_WORKER_FAILED', msg.message))
           break
+        case 'cut':
+          if (cutting) {
+            cutting.raws[i] = msg.raw
+            if (++cutting.count === workers.length) {
+              const { resolve, raws: cut } = cutting
+              cutting = null
+              resolve(cut)
+            }
+          }
+          break
         case 'done':
           raws[i] = msg.raw
           if (++finished === workers.length) {
@@ -88,6 +100,16 @@ function runWorkers (config, events, prepared, done) {
 
   return {
     emitResponses: false,
+    // A search's step rate is the whole run's: each worker plans its share.
+    setRate (rate) {
+      for (const w of workers) w.postMessage({ type: 'setRate', rate: rate / workers.length })
+    },
+    cut () {
+      return new Promise((resolve) => {
+        cutting = { raws: [], count: 0, resolve }
+        for (const w of workers) w.postMessage({ type: 'cut' })
+      })
+    },
     stop () {
       stopped = true
       // Before every worker is ready, the stop is sent along with 'go'.

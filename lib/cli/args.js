@@ -66,7 +66,12 @@ const OPTIONS = {
   version: { alias: 'v', kind: 'boolean' },
   // No yargs default: an explicit -V brings the tables back under -j.
   verbose: { alias: 'V', kind: 'boolean' },
-  help: { alias: 'h', kind: 'boolean' }
+  help: { alias: 'h', kind: 'boolean' },
+  // Capacity search (lib/find-max-rate.js); -c may then be a list.
+  findMaxRate: { kind: 'boolean' },
+  slo: { kind: 'list' },
+  precision: { kind: 'number' },
+  stepDuration: { kind: 'duration' }
 }
 
 const DEFAULTS = {
@@ -332,6 +337,11 @@ function parseArguments (argv, env = process.env) {
     const spec = OPTIONS[name]
     const raw = spec.kind === 'list' ? a[name] : last(a[name])
     if (raw === undefined) continue
+    if (name === 'connections' && a.findMaxRate && String(raw).includes(',')) {
+      // A search tries each count in turn; checked by the search.
+      opts.connections = String(raw)
+      continue
+    }
     switch (spec.kind) {
       case 'integer': opts[name] = integer(name, raw); break
       case 'number': opts[name] = number(name, raw); break

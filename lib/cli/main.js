@@ -15,7 +15,8 @@ const { OUTPUT_OPTIONS, checkDestinations, writeOutputs } = require('../outputs'
 
 // Options only the command line knows (outputs, and how runs are started);
 // the library gets the rest.
-const CLI_ONLY = [...OUTPUT_OPTIONS, 'renderProgressBar', 'warmup', 'onPort', 'spawn', 'help', 'version']
+const CLI_ONLY = [...OUTPUT_OPTIONS, 'renderProgressBar', 'warmup', 'onPort', 'spawn', 'help', 'version',
+  'findMaxRate', 'slo', 'precision', 'stepDuration']
 
 // As k6: a run whose thresholds failed exits with a code of its own, so CI
 // tells "too slow" from "could not run" (1).
@@ -150,6 +151,7 @@ async function start (opts) {
       command = await startCommand(opts, session)
       opts = { ...opts, url: pointAt(opts.url, command.listening) }
     }
+    if (opts.findMaxRate) return await require('./search').runSearch(opts, libraryOptions(opts), session)
     let warmupResult
     if (opts.warmup) {
       warmupResult = await runOnce(opts, session, { warmup: true })

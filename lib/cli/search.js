@@ -1,0 +1,42 @@
+'use strict'
+
+// `autocannon --findMaxRate --slo 'p99<200ms' -c 100,1000 URL`: the live
+// step table and closing sentences on stderr, the whole search as one JSON
+// line on stdout with -j.
+
+const { findMaxRate } = require('../find-max-rate')
+const { headerLine, stepLine, probeLine } = require('../print-search')
+
+// Exit codes: 0 when a rate was found (or the generator was the limit, which
+// says nothing against the server), 99 when the SLOs failed even at the
+// lowest rate tried: as a failed threshold.
+const EXIT_SLO_MISSED = 99
+
+function runSearch (opts, libOpts, session) {
+  const err = process.stderr
+  const quiet = opts.json && !opts.verbose
+  const search = findMaxRate({
+    ...libOpts,
+    slos: opts.slo,
+    precision: opts.precision === undefined ? undefined : opts.precision / 100,
+    stepDuration: opts.stepDuration
+  })
+  session.current = search
+  if (session.stopped) search.stop()
+  let index = 0
+  search.on('probe', (probe) => {
+    index = 0
+    if (quiet) return
+    err.write(probeLine(probe))
+    err.write(headerLine(probe.connections))
+  })
+  search.on('step', (entry) => { if (!quiet) err.write(stepLine(entry, index++)) })
+  return Promise.resolve(search).then((out) => {
+    session.current = null
+    if (opts.json) process.stdout.write(JSON.stringify(out) + '\n')
+    for (const s of out.searches) err.write(`${s.sentence}\n`)
+    return out.searches.some((s) => s.status === 'below-low') ? EXIT_SLO_MISSED : 0
+  })
+}
+
+module.exports = { runSearch }

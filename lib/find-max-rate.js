@@ -1,0 +1,233 @@
+'use strict'
+
+// findMaxRate(opts): for each connection count, the highest rate at which
+// every SLO holds. A short closed-loop probe gives the ceiling; then one
+// rated run per connection count is stepped from rate to rate (its
+// connections stay open, so no step pays for reconnecting), each step an
+// unrecorded warm-up and a measured window cut out of the run. What to try
+// next is lib/search.js's decision; this file only runs steps.
+
+const { EventEmitter } = require('events')
+const { monitorEventLoopDelay, performance } = require('perf_hooks')
+const { aggregateResult } = require('./result')
+const { buildConfig } = require('./config')
+const { raise, InvalidOptionError } = require('./errors')
+const { parseThreshold } = require('./thresholds')
+const { createSearch, judgeStep } = require('./search')
+
+// Long enough for any search: runs are stopped when their search ends.
+const SEARCH_RUN_SECONDS = 24 * 3600
+const PROBE_SECONDS = 3
+
+const SEARCH_DEFAULTS = Object.freeze({
+  precision: 0.02,
+  stepDuration: 5,
+  warmup: 1
+})
+
+// Search options apart from the run's own; the rest goes to autocannon().
+const SEARCH_KEYS = ['slos', 'slo', 'precision', 'stepDuration', 'stepWarmup', 'lowRate', 'maxSteps', 'probeDuration']
+
+class SearchInstance extends EventEmitter {
+  constructor () {
+    super()
+    this.stopped = false
+    this.current = null
+    this.promise = null
+  }
+
+  stop () {
+    this.stopped = true
+    if (this.current) this.current.stop()
+    if (this.wakeUp) this.wakeUp()
+  }
+
+  then (onFulfilled, onRejected) {
+    return this.promise.then(onFulfilled, onRejected)
+  }
+
+  catch (onRejected) {
+    return this.promise.catch(onRejected)
+  }
+}
+
+function connectionList (value) {
+  const list = typeof value === 'string' ? value.split(',').map((x) => Number(x.trim()))
+    : Array.isArray(value) ? value.map(Number) : [value === undefined ? 10 : Number(value)]
+  if (list.length === 0 || !list.every((n) => Number.isInteger(n) && n >= 1)) {
+    throw new InvalidOptionError('connections', value, 'must be a positive integer or a list of them, such as 100,1000')
+  }
+  return list
+}
+
+// Checked up front, as autocannon(opts) checks its own: bad input is one
+// coded error before anything runs.
+function searchOptions (opts) {
+  if (opts === null || typeof opts !== 'object') throw new InvalidOptionError('opts', opts, 'must be an object with a url and slos')
+  const slos = [].concat(opts.slos !== undefined ? opts.slos : opts.slo !== undefined ? opts.slo : [])
+  if (slos.length === 0) throw new InvalidOptionError('slos', opts.slos, 'must list at least one SLO, such as "p99 < 200ms"')
+  for (const slo of slos) {
+    try {
+      parseThreshold(slo)
+    } catch (err) {
+      throw new InvalidOptionError('slos', slo, `is not an SLO: ${err.why || err.message}`)
+    }
+  }
+  const precision = opts.precision === undefined ? SEARCH_DEFAULTS.precision : Number(opts.precision)
+  if (!(precision > 0 && precision < 1)) throw new InvalidOptionError('precision', opts.precision, 'must be a fraction between 0 and 1, such as 0.02 for 2%')
+  const stepDuration = opts.stepDuration === undefined ? SEARCH_DEFAULTS.stepDuration : Number(opts.stepDuration)
+  if (!(stepDuration >= 1)) throw new InvalidOptionError('stepDuration', opts.stepDuration, 'must be a number of seconds >= 1')
+  for (const key of ['overallRate', 'connectionRate', 'stages', 'amount', 'forever']) {
+    if (opts[key]) throw raise('AC_CONFLICTING_OPTIONS', `findMaxRate sets the rate and length of its runs itself: remove ${key}`)
+  }
+  const run = {}
+  for (const [key, value] of Object.entries(opts)) if (!SEARCH_KEYS.includes(key) && key !== 'connections') run[key] = value
+  const connections = connectionList(opts.connections)
+  // The run options are checked now, with the largest connection count.
+  buildConfig({ ...run, connections: Math.max(...connections), overallRate: 1, duration: SEARCH_RUN_SECONDS })
+  return {
+    run,
+    connections,
+    slos: Object.freeze(slos.slice()),
+    precision,
+    stepDuration,
+    warmup: opts.stepWarmup === undefined ? SEARCH_DEFAULTS.warmup : Number(opts.stepWarmup),
+    lowRate: opts.lowRate,
+    maxSteps: opts.maxSteps,
+    probeDuration: opts.probeDuration === undefined ? PROBE_SECONDS : Number(opts.probeDuration)
+  }
+}
+
+function findMaxRate (opts) {
+  const instance = new SearchInstance()
+  let options
+  try {
+    options = searchOptions(opts)
+  } catch (err) {
+    instance.promise = Promise.reject(err)
+    instance.promise.catch(() => {})
+    return instance
+  }
+  instance.opts = options
+  instance.promise = searchAll(instance, options)
+  // Awaited or not, a failure reaches 'error' listeners too.
+  instance.promise.catch((err) => { if (instance.listenerCount('error') > 0) instance.emit('error', err) })
+  return instance
+}
+
+async function searchAll (instance, options) {
+  const autocannon = require('../autocannon')
+  const searches = []
+  for (const connections of options.connections) {
+    if (instance.stopped) break
+    searches.push(await searchOne(autocannon, instance, options, connections))
+  }
+  const out = { slos: options.slos, precision: options.precision, searches }
+  instance.emit('done', out)
+  return out
+}
+
+async function searchOne (autocannon, instance, options, connections) {
+  const started = Date.now()
+  const probe = await runToEnd(instance, autocannon({ ...options.run, connections, duration: options.probeDuration }))
+  if (probe.requests.total === 0) {
+    throw raise('AC_NO_RESPONSE', require('./print-result').noResponseLine(probe))
+  }
+  const ceiling = Math.round(probe.requests.total / probe.duration)
+  instance.emit('probe', { connections, ceiling, result: probe })
+
+  const search = createSearch({
+    ceiling,
+    connections,
+    slos: options.slos,
+    precision: options.precision,
+    stepDuration: options.stepDuration,
+    warmup: options.warmup,
+    lowRate: options.lowRate,
+    maxSteps: options.maxSteps
+  })
+  const steps = []
+  let step = search.next()
+  if (step && !instance.stopped) {
+    const run = autocannon({ ...options.run, connections, overallRate: step.rate, duration: SEARCH_RUN_SECONDS })
+    instance.current = run
+    const done = runToEnd(instance, run)
+    // Worker threads take a moment to start: the first step begins with
+    // the first responses (the probe showed there will be some).
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(resolve, 15000)
+      run.on('tick', (tick) => { if (tick.counter > 0) { clearTimeout(timer); resolve() } })
+      done.catch(reject)
+    })
+    const config = run.opts
+    const loop = monitorEventLoopDelay({ resolution: 10 })
+    try {
+      while (step && !instance.stopped) {
+        const measured = await runStep(instance, run.run, step, loop, config)
+        if (instance.stopped) break
+        const judgement = judgeStep(measured, { target: step.rate, slos: options.slos })
+        search.record(step, judgement)
+        const entry = { connections, kind: step.kind, target: step.rate, ...judgement, result: measured }
+        steps.push(entry)
+        instance.emit('step', entry)
+        step = search.next()
+      }
+    } finally {
+      loop.disable()
+      run.stop()
+      await done.catch(() => {})
+      instance.current = null
+    }
+  }
+  return {
+    connections,
+    ceiling,
+    ...search.outcome(),
+    stopped: instance.stopped || undefined,
+    wallSeconds: Math.round((Date.now() - started) / 100) / 10,
+    steps
+  }
+}
+
+// Warm-up, then the measured window; the generator's own load beside it,
+// so a saturated generator is not taken for a saturated server.
+async function runStep (instance, run, step, loop, config) {
+  run.setRate(step.rate)
+  await sleep(instance, step.warmup * 1000)
+  await run.cut()
+  loop.reset()
+  loop.enable()
+  const cpu = process.cpuUsage()
+  const from = performance.now()
+  await sleep(instance, step.duration * 1000)
+  const raw = await run.cut()
+  loop.disable()
+  const wall = (performance.now() - from) * 1000
+  const used = process.cpuUsage(cpu)
+  const threads = config.workers || 1
+  const result = aggregateResult(Array.isArray(raw) ? raw : [raw], { ...config, overallRate: step.rate, thresholds: undefined })
+  result.generator = {
+    cpu: Math.round((used.user + used.system) / wall / threads * 1000) / 1000,
+    loopDelayP99: config.workers ? undefined : Math.round(loop.percentile(99) / 1e4) / 100
+  }
+  return result
+}
+
+function runToEnd (instance, run) {
+  instance.current = run
+  return new Promise((resolve, reject) => run.then(resolve, reject))
+}
+
+function sleep (instance, ms) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms)
+    function done () {
+      clearTimeout(timer)
+      instance.wakeUp = null
+      resolve()
+    }
+    instance.wakeUp = done
+  })
+}
+
+module.exports = { findMaxRate, searchOptions, connectionList, SEARCH_DEFAULTS }

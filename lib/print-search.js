@@ -1,0 +1,44 @@
+'use strict'
+
+// A capacity search as text: one row per step, printed as each step ends
+// (so the table is live), and the closing sentence of each connection
+// count.
+
+const { formatMs } = require('./print-result')
+
+const COLUMNS = [
+  ['step', 4], ['kind', 7], ['target', 10], ['achieved', 10], ['p50', 10], ['p99', 10], ['p99.9', 10], ['errors', 7], ['verdict', 15]
+]
+
+function pad (text, width) {
+  const s = String(text)
+  return s.length >= width ? s : ' '.repeat(width - s.length) + s
+}
+
+function rate (value) {
+  return typeof value === 'number' ? Math.round(value).toLocaleString('en-US') : '-'
+}
+
+function ms (value) {
+  return typeof value === 'number' ? `${formatMs(value)} ms` : '-'
+}
+
+function headerLine (connections) {
+  const head = COLUMNS.map(([name, width]) => pad(name, width)).join(' ')
+  return `Searching for the highest rate at ${connections} connections\n${head}  why\n`
+}
+
+function stepLine (entry, index) {
+  const r = entry.result
+  const achieved = r.rate ? r.rate.achieved : r.requests.total / r.duration
+  const cells = [index + 1, entry.kind, rate(entry.target), rate(achieved), ms(r.latency.p50), ms(r.latency.p99),
+    ms(r.latency.p99_9), r.errors, entry.verdict]
+  const why = entry.reasons && entry.reasons.length ? entry.reasons.join('; ') : ''
+  return COLUMNS.map(([, width], i) => pad(cells[i], width)).join(' ') + (why ? `  ${why}` : '') + '\n'
+}
+
+function probeLine ({ connections, ceiling }) {
+  return `closed-loop probe at ${connections} connections: ${rate(ceiling)} req/s\n`
+}
+
+module.exports = { headerLine, stepLine, probeLine }

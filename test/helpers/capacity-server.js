@@ -1,0 +1,40 @@
+'use strict'
+
+// A server of known capacity, in its own process. `queue C`: one queue
+// served at C requests/s, so latency stays small below C and grows without
+// bound above it. `errors R`: answers at once, but 503 to every request
+// beyond R in the current second. Sends { port } once listening.
+
+const http = require('http')
+const { performance } = require('perf_hooks')
+
+const [mode, value] = [process.argv[2], Number(process.argv[3])]
+const serviceMs = 1000 / value
+let freeAt = 0
+let second = 0
+let inSecond = 0
+
+const server = http.createServer((req, res) => {
+  req.resume()
+  const now = performance.now()
+  if (mode === 'queue') {
+    freeAt = Math.max(now, freeAt) + serviceMs
+    const wait = freeAt - now
+    if (wait < 1) return res.end('ok')
+    setTimeout(() => res.end('ok'), wait)
+    return
+  }
+  const s = Math.floor(now / 1000)
+  if (s !== second) {
+    second = s
+    inSecond = 0
+  }
+  if (++inSecond > value) {
+    res.statusCode = 503
+    return res.end('busy')
+  }
+  res.end('ok')
+})
+server.keepAliveTimeout = 60000
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }))
+process.on('disconnect', () => process.exit(0))
