@@ -1,0 +1,22 @@
+// Type tests (tsd) for an ES module: the default import is autocannon
+// itself and the helpers are named exports, as Node gives them at run time
+// (test/esm.test.js checks that side).
+
+import autocannon, { aggregateResult, parseArguments, printResult, track, type Options } from 'autocannon'
+import type { Result } from 'autocannon'
+import { expectError, expectType } from 'tsd'
+
+// The README's example.
+const options: Options = { url: 'http://127.0.0.1:3000', connections: 10, duration: '10s' }
+const instance = autocannon(options)
+instance.on('tick', ({ counter }) => console.log(`${counter} req/s`))
+const result = await instance
+console.log(printResult(result), result.requests.sent, result.errorsByCause)
+
+expectType<Result>(result)
+expectType<string>(printResult(result))
+expectType<typeof autocannon.track>(track)
+expectType<typeof autocannon.aggregateResult>(aggregateResult)
+expectType<typeof autocannon.parseArguments>(parseArguments)
+expectError(autocannon({ url: 'http://127.0.0.1:3000', amount: '20 requests' }))
+expectError(instance.on('finish', () => {}))

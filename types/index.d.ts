@@ -1,0 +1,853 @@
+// Types for the autocannon package, shipped with it so that they follow its
+// options, events and result as they change (the community's types on
+// DefinitelyTyped kept falling behind). test/types/ checks them with tsd.
+
+/// <reference types="node" />
+
+import { EventEmitter } from 'events'
+import { ConnectionOptions } from 'tls'
+
+/**
+ * Runs a benchmark against `options.url`.
+ *
+ * Returns an EventEmitter (see {@link autocannon.Instance} for its events)
+ * that is also awaitable: it resolves to the result, or rejects with the
+ * error that stopped the run (an invalid option, a worker that failed…).
+ * With a callback, the callback gets the same outcome.
+ *
+ * @example
+ * const result = await autocannon({ url: 'http://127.0.0.1:3000', connections: 10, duration: 10 })
+ * console.log(autocannon.printResult(result))
+ */
+declare function autocannon (
+  options: autocannon.Options & { skipAggregateResult: true },
+  callback?: autocannon.Callback<autocannon.RawResults>
+): autocannon.Instance<autocannon.RawResults>
+declare function autocannon (
+  options: autocannon.Options,
+  callback?: autocannon.Callback<autocannon.Result>
+): autocannon.Instance<autocannon.Result>
+
+declare namespace autocannon {
+  // \`require('autocannon').default\` is autocannon too, so that a default
+  // import compiles to it even without esModuleInterop. (An export list in a
+  // namespace makes every other member need its own \`export\`.)
+  export { autocannon as default }
+
+  // ---------------------------------------------------------------- options
+
+  /** The HTTP methods editors suggest; any other token (e.g. `PURGE`) is accepted too. */
+  export type HttpMethod =
+    | 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS' | 'TRACE' | 'CONNECT'
+    | (string & {})
+
+  /**
+   * Request headers, by name as they go on the wire. A number is sent as
+   * its text, an array as one header line per value, and `null` or
+   * `undefined` leaves the header out. `Content-Length` is always computed
+   * from the body; `Transfer-Encoding: chunked` sends the body as one chunk.
+   */
+  export type RequestHeaders = Record<string, string | number | ReadonlyArray<string | number> | null | undefined>
+
+  /**
+   * Response headers, with the names as the server sent them (each one is
+   * also readable in lower case); a header sent more than once is an array.
+   */
+  export type ResponseHeaders = Record<string, string | string[]>
+
+  /** A request body: text (sent as UTF-8) or bytes. */
+  export type Body = string | Buffer | Uint8Array
+
+  /**
+   * The state a connection keeps while it goes through `requests`: a fresh
+   * deep copy of `initialContext` (or `{}`) each time the sequence starts
+   * over from its first entry.
+   */
+  export type RequestContext = Record<string, any>
+
+  /** The request as `setupRequest` receives it: a copy of its own to change. */
+  export interface RawRequest {
+    method: HttpMethod
+    path: string
+    headers: RequestHeaders
+    body: Body | null | undefined
+    /** The Host header value (`host[:port]`). */
+    host: string
+  }
+
+  /**
+   * Changes or replaces the request about to be sent. Returning a falsy
+   * value starts the sequence over from the first entry (a "reset",
+   * counted in `result.resets`); returning a promise sends the request when
+   * it settles. A hook that throws, rejects, or returns something that
+   * cannot be sent ends that request as an error (`AC_HOOK_ERROR`).
+   */
+  export type SetupRequest = (request: RawRequest, context: RequestContext) =>
+    SetupRequestResult | PromiseLike<SetupRequestResult>
+
+  /** What `setupRequest` returns: fields left out fall back to GET, `/` and the target's host. */
+  export type SetupRequestResult = Partial<RawRequest> | null | undefined | false
+
+  /**
+   * Called with each response to its entry. `body` is the body as text,
+   * kept up to `maxBodySize` bytes. A hook that throws counts that
+   * response as a mismatch.
+   */
+  export type OnResponse = (status: number, body: string, context: RequestContext, headers: ResponseHeaders) => void
+
+  /**
+   * One entry of `requests`. Fields left out come from the run's options
+   * (`method`, the URL's path, `headers`, `body`).
+   */
+  export interface Request {
+    method?: HttpMethod
+    path?: string
+    /** Added to (and overriding) the run's `headers`. */
+    headers?: RequestHeaders
+    /** This entry's body; `null` sends none, whatever the run's `body` is. */
+    body?: Body | null
+    /**
+     * A function, or the path of a module exporting one (as its
+     * `module.exports` or `default`). With `workers`, it must be a path:
+     * functions cannot be sent to a worker thread.
+     */
+    setupRequest?: SetupRequest | string
+    /** A function, or the path of a module exporting one; a path with `workers`. */
+    onResponse?: OnResponse | string
+  }
+
+  /** One field of a multipart form (`form`). */
+  export type FormField =
+    | { type: 'text', value: string | number | boolean | object }
+    | {
+        type: 'file'
+        /** Relative paths are tried against the working directory, then the form file's directory. */
+        path: string
+        /** Passed to form-data's `append`, e.g. `{ filename, contentType }`. */
+        options?: { filename?: string, contentType?: string, [key: string]: unknown }
+      }
+
+  /** A multipart/form-data body described by field name. */
+  export type Form = Record<string, FormField>
+
+  /** The parts of a HAR (HTTP Archive) file that are replayed. */
+  export interface Har {
+    log: {
+      entries: Array<{
+        request: {
+          method: string
+          url: string
+          headers?: Array<{ name: string, value: string, [key: string]: unknown }>
+          postData?: {
+            text?: string
+            params?: Array<{ name: string, value?: string, [key: string]: unknown }>
+            [key: string]: unknown
+          }
+          [key: string]: unknown
+        }
+        [key: string]: unknown
+      }>
+      [key: string]: unknown
+    }
+    [key: string]: unknown
+  }
+
+  /**
+   * The options of `autocannon(options)`. Numbers are also accepted as
+   * numeric strings at run time (as a CLI or a JSON file hands them); for
+   * the optional limits, `0` or `null` means "not set".
+   */
+  export interface Options {
+    /**
+     * The target, or several (connections are spread over them in turn).
+     * `http://` is assumed without a scheme; `http://user:pass@host` sends
+     * basic auth, and the password is masked in every output.
+     */
+    url: string | string[]
+
+    /** A Unix domain socket to connect to; `url` still gives the Host header and the path. */
+    socketPath?: string
+
+    /**
+     * Worker threads to run the connections in (`connections` and `amount`
+     * are divided between them exactly). At most `connections` and
+     * `amount`. Hooks (`setupClient`, `verifyBody`, `setupRequest`,
+     * `onResponse`) must then be file paths, and the `response` event is
+     * not emitted: the clients live in other threads.
+     * @default 0 (none: the run is in this thread)
+     */
+    workers?: number
+
+    /**
+     * Concurrent connections.
+     * @default 10
+     */
+    connections?: number
+
+    /**
+     * Seconds to run, or a timestring such as `'10s'`, `'2m'` or `'1h30m'`.
+     * Ignored when `amount` is set.
+     * @default 10
+     */
+    duration?: number | string
+
+    /**
+     * Stop after exactly this many requests have ended, answered or not
+     * (errors and timeouts count, so a run against a dead target ends too).
+     */
+    amount?: number
+
+    /**
+     * Milliseconds between two samples of Req/Sec and Bytes/Sec.
+     * @default 1000
+     */
+    sampleInt?: number
+
+    /**
+     * Seconds to wait for a response (or for the connection to open) before
+     * the connection is closed; its requests in flight count as timeouts.
+     * @default 10
+     */
+    timeout?: number
+
+    /**
+     * Requests in flight per connection (HTTP pipelining).
+     * @default 1
+     */
+    pipelining?: number
+
+    /** Stop after this many errors, or this many mismatches. */
+    bailout?: number
+
+    /**
+     * The request method.
+     * @default 'GET' ('POST' with `form`)
+     */
+    method?: HttpMethod
+
+    /** A name for the run, copied into the result. */
+    title?: string
+
+    /**
+     * The request body. With `idReplacement`, each `[<id>]` in it becomes a
+     * fresh id per request. Cannot be used together with `form`.
+     */
+    body?: Body
+
+    /**
+     * A multipart/form-data body: the fields as an object, as a JSON
+     * string, or the path of a JSON file describing them. Sets the
+     * Content-Type (with its boundary) and makes the method POST unless
+     * `method` says otherwise.
+     */
+    form?: Form | string
+
+    /**
+     * Headers sent with every request.
+     * @default {}
+     */
+    headers?: RequestHeaders
+
+    /** What each connection's `context` starts as (deep-copied) for `setupRequest` and `onResponse`. */
+    initialContext?: Record<string, any>
+
+    /**
+     * Called with each connection's {@link Client} as it is created, to give
+     * it its own headers, body or requests. A function, or the path of a
+     * module exporting one (a path with `workers`).
+     */
+    setupClient?: ((client: Client) => void) | string
+
+    /**
+     * Called with each response body as text; a response for which it
+     * returns false is counted in `mismatches`. Takes precedence over
+     * `expectBody`. A function, or the path of a module exporting one (a
+     * path with `workers`).
+     */
+    verifyBody?: ((body: string) => boolean) | string
+
+    /** Requests per connection, after which it stops. `amount` takes precedence. */
+    maxConnectionRequests?: number
+
+    /** Requests overall, after which the run stops. `maxConnectionRequests` and `amount` take precedence. */
+    maxOverallRequests?: number
+
+    /**
+     * Requests per second from each connection, evenly spaced by a plan;
+     * latency is then measured from each request's planned send time.
+     */
+    connectionRate?: number
+
+    /**
+     * Requests per second from all connections together, evenly spaced by
+     * a plan; latency is then measured from each request's planned send time.
+     */
+    overallRate?: number
+
+    /**
+     * Under a rate, report latency from the actual write rather than from
+     * the planned send time. Refused without `connectionRate` or `overallRate`.
+     * @default false
+     */
+    ignoreCoordinatedOmission?: boolean
+
+    /** Each connection reconnects after sending this many requests. */
+    reconnectRate?: number
+
+    /**
+     * The requests each connection sends, in order, round and round. Each
+     * entry's fields override the run's `method`, `headers`, `body` and the
+     * URL's path.
+     */
+    requests?: Request[]
+
+    /**
+     * Requests replayed from a HAR: the parsed object, its JSON text (or
+     * bytes), or the path of a `.har` file. Only entries whose origin is one
+     * of the `url`s are sent (the others are skipped with a warning);
+     * `method`, `body`, `form` and `requests` are then ignored.
+     */
+    har?: Har | string | Buffer
+
+    /**
+     * Replace each `[<id>]` in the path, header values and body with a fresh
+     * id per request.
+     * @default false
+     */
+    idReplacement?: boolean
+
+    /**
+     * Run round after round, emitting `done` after each, until `stop()`.
+     * Refused with a callback and with `workers`.
+     * @default false
+     */
+    forever?: boolean
+
+    /**
+     * The TLS server name (SNI).
+     * @default the URL's host name, unless it is an IP address
+     */
+    servername?: string
+
+    /**
+     * Leave non-2xx responses out of latency and throughput.
+     * @default false
+     */
+    excludeErrorStats?: boolean
+
+    /** The expected response body; a response with any other body is counted in `mismatches`. */
+    expectBody?: string
+
+    /**
+     * Options for `tls.connect` (certificates, keys, CAs…). Certificates
+     * are not verified unless `rejectUnauthorized` is `true`.
+     */
+    tlsOptions?: ConnectionOptions
+
+    /**
+     * Resolve with the raw, mergeable data of the run (one per worker with
+     * `workers`) instead of the result, for {@link aggregateResult}.
+     * @default false
+     */
+    skipAggregateResult?: boolean
+
+    /**
+     * Bytes of a response body kept for `expectBody`, `verifyBody`,
+     * `onResponse` or a `body` listener; a larger body makes that request an
+     * error (`AC_BODY_TOO_LARGE`) and the run goes on.
+     * @default 10485760 (10 MiB)
+     */
+    maxBodySize?: number
+
+    /**
+     * Print each connection error on stderr as it happens.
+     * @default false
+     */
+    debug?: boolean
+
+    /**
+     * Pass/fail criteria checked on the result, in the style of k6:
+     * `'p99 < 200ms'`, `'errors < 1%'`, `'rps > 5000'`. The outcome is in
+     * `result.thresholds`.
+     */
+    thresholds?: string[]
+  }
+
+  /**
+   * The callback of `autocannon(options, callback)`: an error, or `null`
+   * and the result (`result` is `undefined` when there is an error).
+   */
+  export type Callback<R = Result> = (err: AutocannonError | null, result: R) => void
+
+  // ----------------------------------------------------------------- result
+
+  /** The statistics of a histogram. Latency in milliseconds; counts per sample interval for requests and bytes. */
+  export interface Histogram {
+    /** The mean. */
+    average: number
+    /** The mean (the same as `average`). */
+    mean: number
+    stddev: number
+    min: number
+    max: number
+    p0_001: number
+    p0_01: number
+    p0_1: number
+    p1: number
+    p2_5: number
+    p10: number
+    p25: number
+    p50: number
+    p75: number
+    p90: number
+    p97_5: number
+    p99: number
+    p99_9: number
+    p99_99: number
+    p99_999: number
+  }
+
+  /** Latency in milliseconds, with microsecond precision. */
+  export interface LatencyHistogram extends Histogram {
+    /** The number of latencies recorded. */
+    totalCount: number
+  }
+
+  /** Responses per sample interval. */
+  export interface RequestsHistogram extends Histogram {
+    /** Responses received (any status). */
+    total: number
+    /** Requests started: `sent = total + errors + inFlight`. */
+    sent: number
+    /** Requests started but not ended when the run stopped. */
+    inFlight: number
+  }
+
+  /** Bytes per sample interval. */
+  export interface ThroughputHistogram extends Histogram {
+    /** Bytes received. */
+    total: number
+  }
+
+  /** The causes `errors` are split by (as wrk counts socket errors, plus failing hooks). */
+  export type ErrorCause = 'connect' | 'read' | 'write' | 'timeout' | 'parse' | 'hook'
+
+  /** Codes autocannon raises: the `code` of the error a run rejects with. */
+  export type RaisedErrorCode =
+    | 'AC_INVALID_OPTION'
+    | 'AC_INVALID_ARGUMENT'
+    | 'AC_CONFLICTING_OPTIONS'
+    | 'AC_FILE_UNREADABLE'
+    | 'AC_INVALID_TLS_FILE'
+    | 'AC_TOO_MANY_CONNECTIONS'
+    | 'AC_TOO_MANY_WORKERS'
+    | 'AC_WORKER_FAILED'
+    | 'AC_NO_RESPONSE'
+
+  /**
+   * Codes of requests that ended in an error (in `result.errorCodes` and on
+   * `reqError`), besides the system's (`ECONNREFUSED`, `ECONNRESET`…) and
+   * the HTTP parser's (`HPE_*`).
+   */
+  export type CountedErrorCode =
+    | 'AC_TIMEOUT'
+    | 'AC_CONNECT_TIMEOUT'
+    | 'AC_SOCKET_HANG_UP'
+    | 'AC_UNEXPECTED_RESPONSE'
+    | 'AC_BODY_TOO_LARGE'
+    | 'AC_HOOK_ERROR'
+    | 'AC_UNKNOWN'
+
+  /** Rate plan figures, under `connectionRate` or `overallRate`. */
+  export interface RateResult {
+    /** The rate asked for, requests per second. */
+    target: number
+    /** Responses per second over the run. */
+    achieved: number
+    /** Requests that left more than 5 ms after their planned time. */
+    late: number
+    /** How far behind the plan those requests left, in milliseconds. */
+    lateness: Histogram | undefined
+  }
+
+  /** One `thresholds` expression, checked on the result. */
+  export interface ThresholdResult {
+    /** The expression as given, e.g. `'p99 < 200ms'`. */
+    expression: string
+    /** What it measures, e.g. `'p99'`. */
+    metric: string
+    /** The comparison, e.g. `'<'`. */
+    operator: string
+    /** The limit, in the metric's unit. */
+    limit: number
+    /** The measured value, in the same unit. */
+    value: number
+    ok: boolean
+  }
+
+  /** The result of a run: what `done` passes, what the instance resolves to. */
+  export interface Result {
+    /** The `title` option. */
+    title?: string
+    /** The target(s), with credentials masked. */
+    url: string | string[]
+    socketPath?: string
+    connections: number
+    pipelining: number
+    /** The `workers` option, when the run used workers. */
+    workers?: number
+    /** Milliseconds between two samples. */
+    sampleInt: number
+    /** The number of Req/Sec and Bytes/Sec samples. */
+    samples: number
+    /** The measured wall time of the run, in seconds. */
+    duration: number
+    /** When the run started (a string in a result read back from JSON). */
+    start: Date
+    /** When the run ended (a string in a result read back from JSON). */
+    finish: Date
+    /** Requests that ended in an error (`timeouts` among them). */
+    errors: number
+    /** Requests that timed out. */
+    timeouts: number
+    /** `errors`, split by cause. */
+    errorsByCause: Record<ErrorCause, number>
+    /** `errors`, split by code (`ECONNREFUSED`, `HPE_*`, {@link CountedErrorCode}…). */
+    errorCodes: Record<string, number>
+    /** Responses whose body failed `expectBody` or `verifyBody`, or whose check hook threw. */
+    mismatches: number
+    /** Responses with a status outside 2xx (responses, not errors). */
+    non2xx: number
+    /** Times a `setupRequest` restarted its sequence. */
+    resets: number
+    '1xx': number
+    '2xx': number
+    '3xx': number
+    '4xx': number
+    '5xx': number
+    /** Responses by status code, e.g. `{ '200': { count: 500 } }`. */
+    statusCodeStats: Record<string, { count: number }>
+    /** Latency in milliseconds: under a rate, from each request's planned send time. */
+    latency: LatencyHistogram
+    /** Under a rate (without `ignoreCoordinatedOmission`): service time, from the actual write to the response. */
+    latencyUncorrected?: LatencyHistogram
+    /** Responses per sample, plus the totals. */
+    requests: RequestsHistogram
+    /** Bytes per sample, plus the total. */
+    throughput: ThroughputHistogram
+    /** Under a rate: the plan and how well it was kept. */
+    rate?: RateResult
+    /**
+     * The histograms themselves, as compressed base64 HdrHistograms, so a
+     * saved result can be rendered or merged again (results saved by older
+     * versions lack them).
+     */
+    histograms?: {
+      latency: string
+      latencyUncorrected?: string
+      requests: string
+      throughput: string
+    }
+    /**
+     * Figures per sample interval, one array entry per interval (results
+     * saved by older versions lack them).
+     */
+    series?: {
+      /** Milliseconds per interval. */
+      interval: number
+      time: number[]
+      requests: number[]
+      bytes: number[]
+      errors: number[]
+      latencyP50: number[]
+      latencyP99: number[]
+      /** Each interval's latency histogram, compressed base64. */
+      latency: string[]
+    }
+    /** The outcome of each of the `thresholds` option's expressions. */
+    thresholds?: ThresholdResult[]
+  }
+
+  /**
+   * The raw, mergeable data of one run (or one worker), as
+   * `skipAggregateResult` gives it. Plain JSON-safe data: save it, send it
+   * elsewhere, and merge it with {@link aggregateResult}.
+   */
+  export interface RawResult {
+    /** Latency histogram, compressed base64. */
+    latencies: string
+    latenciesUncorrected?: string
+    /** `[sample end (epoch ms), responses, bytes]` per sample interval. */
+    series: Array<[number, number, number]>
+    totalCompletedRequests: number
+    totalRequests: number
+    totalBytes: number
+    inFlight: number
+    samples: number
+    errors: number
+    timeouts: number
+    errorsByCause: Record<ErrorCause, number>
+    errorCodes: Record<string, number>
+    mismatches: number
+    non2xx: number
+    resets: number
+    targetRate: number
+    late: number
+    lateness?: string
+    '1xx': number
+    '2xx': number
+    '3xx': number
+    '4xx': number
+    '5xx': number
+    statusCodeStats: Record<string, { count: number }>
+    duration: number
+    start: Date | string | number
+    finish: Date | string | number
+  }
+
+  /** What a `skipAggregateResult` run gives: one raw result, or one per worker. */
+  export type RawResults = RawResult | RawResult[]
+
+  // ----------------------------------------------------------------- events
+
+  /** Counted once per second (summed over workers). */
+  export interface Tick {
+    /** Responses since the last tick. */
+    counter: number
+    /** Bytes since the last tick. */
+    bytes: number
+  }
+
+  /** An error autocannon raises (invalid options, a worker that failed…). */
+  export interface AutocannonError extends Error {
+    /** A {@link RaisedErrorCode}; an error thrown by your own hook keeps its own code, if any. */
+    code?: RaisedErrorCode | (string & {})
+    /** With `AC_INVALID_OPTION`: the option at fault, e.g. `'connections'` or `'requests[2].setupRequest'`. */
+    option?: string
+  }
+
+  /** A failed connection or request: a system error (`ECONNREFUSED`…), a parser error (`HPE_*`) or a {@link CountedErrorCode}. */
+  export interface RequestError extends Error {
+    code?: CountedErrorCode | (string & {})
+  }
+
+  /** The events of an {@link Instance}, with their arguments. */
+  export interface InstanceEvents<R = Result> {
+    start: []
+    tick: [tick: Tick]
+    response: [client: Client, statusCode: number, resBytes: number, responseTime: number]
+    reqError: [err: RequestError]
+    reqMismatch: [body: string]
+    done: [result: R]
+    error: [err: AutocannonError]
+  }
+
+  /**
+   * A running benchmark: an EventEmitter that can also be awaited (it
+   * resolves to the result, or rejects with the error that stopped it).
+   */
+  export interface Instance<R = Result> extends EventEmitter, PromiseLike<R> {
+    /** The options as validated, with their defaults; `null` when they were refused. */
+    readonly opts: Readonly<Options> | null
+
+    /** Ends the run now; the result gathered so far is still delivered. */
+    stop (): void
+
+    then<T1 = R, T2 = never> (
+      onfulfilled?: ((value: R) => T1 | PromiseLike<T1>) | null,
+      onrejected?: ((reason: any) => T2 | PromiseLike<T2>) | null
+    ): Promise<T1 | T2>
+    catch<T = never> (onrejected?: ((reason: any) => T | PromiseLike<T>) | null): Promise<R | T>
+    finally (onfinally?: (() => void) | null): Promise<R>
+
+    /** Emitted when the run (each round, with `forever`) has started. */
+    on (event: 'start', listener: () => void): this
+    /** Emitted every second, and once at the end, with what arrived since the last tick. */
+    on (event: 'tick', listener: (tick: Tick) => void): this
+    /**
+     * Emitted for each response, with the connection's client, the status,
+     * the bytes of the response and its latency in milliseconds. Not
+     * emitted with `workers`.
+     */
+    on (event: 'response', listener: (client: Client, statusCode: number, resBytes: number, responseTime: number) => void): this
+    /**
+     * Emitted once per failed connection (not once per request lost with
+     * it), and once per run for a hook that throws.
+     */
+    on (event: 'reqError', listener: (err: RequestError) => void): this
+    /** Emitted for each response whose body failed `expectBody` or `verifyBody`, with that body. */
+    on (event: 'reqMismatch', listener: (body: string) => void): this
+    /** Emitted with the result when the run (each round, with `forever`) is over. */
+    on (event: 'done', listener: (result: R) => void): this
+    /** Emitted when the run cannot start or goes wrong as a whole (also the promise's rejection). */
+    on (event: 'error', listener: (err: AutocannonError) => void): this
+
+    /** Emitted when the run (each round, with `forever`) has started. */
+    once (event: 'start', listener: () => void): this
+    /** Emitted every second, and once at the end, with what arrived since the last tick. */
+    once (event: 'tick', listener: (tick: Tick) => void): this
+    /** Emitted for each response. Not emitted with `workers`. */
+    once (event: 'response', listener: (client: Client, statusCode: number, resBytes: number, responseTime: number) => void): this
+    /** Emitted once per failed connection, and once per run for a hook that throws. */
+    once (event: 'reqError', listener: (err: RequestError) => void): this
+    /** Emitted for each response whose body failed `expectBody` or `verifyBody`, with that body. */
+    once (event: 'reqMismatch', listener: (body: string) => void): this
+    /** Emitted with the result when the run (each round, with `forever`) is over. */
+    once (event: 'done', listener: (result: R) => void): this
+    /** Emitted when the run cannot start or goes wrong as a whole. */
+    once (event: 'error', listener: (err: AutocannonError) => void): this
+
+    addListener<E extends keyof InstanceEvents<R>> (event: E, listener: (...args: InstanceEvents<R>[E]) => void): this
+    prependListener<E extends keyof InstanceEvents<R>> (event: E, listener: (...args: InstanceEvents<R>[E]) => void): this
+    prependOnceListener<E extends keyof InstanceEvents<R>> (event: E, listener: (...args: InstanceEvents<R>[E]) => void): this
+    off<E extends keyof InstanceEvents<R>> (event: E, listener: (...args: InstanceEvents<R>[E]) => void): this
+    removeListener<E extends keyof InstanceEvents<R>> (event: E, listener: (...args: InstanceEvents<R>[E]) => void): this
+  }
+
+  // ------------------------------------------------------------ Client API
+
+  /** The events of a {@link Client}, with their arguments. */
+  export interface ClientEvents {
+    headers: [headers: ResponseHeaders]
+    body: [body: Buffer]
+    response: [statusCode: number, resBytes: number, responseTime: number]
+    reset: []
+  }
+
+  /**
+   * One connection, as `setupClient` and the `response` event get it. The
+   * setters change the request the connection is on (the last one sent,
+   * or the first before any was sent).
+   */
+  export interface Client extends EventEmitter {
+    /** Replaces the current request's own headers (the run's `headers` still apply beneath); `undefined` removes them. */
+    setHeaders (headers?: RequestHeaders | null): void
+    /** Replaces the current request's body; `undefined` removes it. */
+    setBody (body?: Body | null): void
+    /** Both of the above at once. */
+    setHeadersAndBody (headers?: RequestHeaders | null, body?: Body | null): void
+    /** Replaces the current request; fields left out come from the run's options. */
+    setRequest (request: Request): void
+    /** Replaces this connection's whole sequence of requests. */
+    setRequests (requests: Request[]): void
+
+    /** Emitted with the headers of each response (decoded only while someone listens). */
+    on (event: 'headers', listener: (headers: ResponseHeaders) => void): this
+    /** Emitted with the body of each response (kept only while someone listens, up to `maxBodySize`). */
+    on (event: 'body', listener: (body: Buffer) => void): this
+    /** Emitted for each response: status, bytes and latency in milliseconds. */
+    on (event: 'response', listener: (statusCode: number, resBytes: number, responseTime: number) => void): this
+    /** Emitted when a `setupRequest` restarted the sequence. */
+    on (event: 'reset', listener: () => void): this
+
+    /** Emitted with the headers of the next response. */
+    once (event: 'headers', listener: (headers: ResponseHeaders) => void): this
+    /** Emitted with the body of the next response. */
+    once (event: 'body', listener: (body: Buffer) => void): this
+    /** Emitted for the next response: status, bytes and latency in milliseconds. */
+    once (event: 'response', listener: (statusCode: number, resBytes: number, responseTime: number) => void): this
+    /** Emitted when a `setupRequest` restarts the sequence. */
+    once (event: 'reset', listener: () => void): this
+
+    addListener<E extends keyof ClientEvents> (event: E, listener: (...args: ClientEvents[E]) => void): this
+    prependListener<E extends keyof ClientEvents> (event: E, listener: (...args: ClientEvents[E]) => void): this
+    prependOnceListener<E extends keyof ClientEvents> (event: E, listener: (...args: ClientEvents[E]) => void): this
+    off<E extends keyof ClientEvents> (event: E, listener: (...args: ClientEvents[E]) => void): this
+    removeListener<E extends keyof ClientEvents> (event: E, listener: (...args: ClientEvents[E]) => void): this
+  }
+
+  // -------------------------------------------------------------- functions
+
+  export interface PrintResultOptions {
+    /**
+     * The stream the text is meant for: colour is used only when it is a
+     * terminal (and `NO_COLOR` is not set).
+     * @default process.stderr
+     */
+    outputStream?: NodeJS.WritableStream
+    /**
+     * The Latency and Req/Sec tables (the summary lines are always there).
+     * @default true
+     */
+    renderResultsTable?: boolean
+    /**
+     * The table of every latency percentile.
+     * @default false
+     */
+    renderLatencyTable?: boolean
+    /**
+     * The table of responses by status code.
+     * @default false
+     */
+    renderStatusCodes?: boolean
+    /**
+     * `false` leaves the tables out, as `renderResultsTable: false` does.
+     * @default true
+     */
+    verbose?: boolean
+  }
+
+  export interface TrackOptions extends PrintResultOptions {
+    /**
+     * A progress bar while the run goes (on a terminal only).
+     * @default true
+     */
+    renderProgressBar?: boolean
+    /** The progress bar's format, as the `progress` package takes it. */
+    progressBarString?: string
+    /** Label the run as a warmup. */
+    warmupRunning?: boolean
+  }
+
+  /**
+   * Shows a run as the CLI does: a header and a progress bar while it
+   * goes, the result tables when it is done (on `outputStream`).
+   */
+  export function track<R> (instance: Instance<R>, options?: TrackOptions): Instance<R>
+
+  /** The result as the text the CLI prints: tables and summary lines. */
+  export function printResult (result: Result, options?: PrintResultOptions): string
+
+  /**
+   * Merges raw results (from `skipAggregateResult`, other processes or
+   * machines) into one result, losslessly: histograms bucket by bucket,
+   * and samples of runs that overlapped in time summed second by second.
+   * `options` are the options the runs used (`url`, `title`,
+   * `connections`, `sampleInt`…), copied into the result.
+   */
+  export function aggregateResult (results: RawResult | ReadonlyArray<RawResult>, options?: Partial<Options>): Result
+
+  /** The options the command line adds to the library's. */
+  export interface CliOptions {
+    /** `-j`: print the result as one JSON line on stdout. */
+    json?: boolean
+    renderProgressBar: boolean
+    renderResultsTable: boolean
+    renderLatencyTable?: boolean
+    renderStatusCodes?: boolean
+    verbose: boolean
+    /** `--warmup [ -c N -d S ]`: a run before the measured one. */
+    warmup?: { connections?: number, duration?: number }
+    /** `--on-port`: benchmark the port the command after `--` listens on. */
+    onPort?: boolean
+    /** The command after `--`. */
+    spawn?: string[]
+  }
+
+  /** What `parseArguments` returns for a command line that asks for a run. */
+  export interface ParsedOptions extends Options, CliOptions {
+    url: string | string[]
+    help?: undefined
+    version?: undefined
+  }
+
+  /**
+   * Reads an autocannon command line (without `node` and the script) into
+   * options. A command line with `-h` or `-v` gives only `{ help: true }`
+   * or `{ version: true }`. Bad input throws an {@link AutocannonError} whose
+   * message is one line.
+   */
+  export function parseArguments (argv: ReadonlyArray<string>): ParsedOptions | { help: true, version?: undefined } | { version: true, help?: undefined }
+}
+
+export = autocannon
