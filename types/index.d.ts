@@ -285,8 +285,17 @@ declare namespace autocannon {
     overallRate?: number
 
     /**
+     * Load stages: the overall rate ramps linearly from each stage's start
+     * (the previous stage's rate; `overallRate` or 0 for the first) to its
+     * `rate` over its `duration` (seconds or a timestring). The stages set
+     * the run's length. As a string: `'30s:100,2m:5000,30s:0'`. Not with
+     * `connectionRate` or `amount`.
+     */
+    stages?: ReadonlyArray<{ duration: number | string, rate: number }> | string
+
+    /**
      * Under a rate, report latency from the actual write rather than from
-     * the planned send time. Refused without `connectionRate` or `overallRate`.
+     * the planned send time. Refused without `connectionRate`, `overallRate` or `stages`.
      * @default false
      */
     ignoreCoordinatedOmission?: boolean
@@ -480,6 +489,8 @@ declare namespace autocannon {
     operator: string
     /** The limit, in the metric's unit. */
     limit: number
+    /** The unit of `limit` and `value`: `'ms'`, `'%'`, `''` (a count), `'req/s'` or `'B/s'`. */
+    unit: string
     /** The measured value, in the same unit. */
     value: number
     ok: boolean
