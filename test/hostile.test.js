@@ -33,7 +33,8 @@ const BIN = path.join(__dirname, '..', 'bin', 'autocannon.js')
 const CAUSES = ['connect', 'read', 'write', 'timeout', 'parse', 'hook']
 
 const AMOUNT = 50
-const DURATION = 1.5
+// Long enough that a loaded machine still sees the 1 s timeouts fire.
+const DURATION = 2.5
 // Short for the cases whose errors are timeouts; long for the others, so
 // that a loaded machine (a stalled event loop) cannot turn their errors
 // into timeouts.
@@ -53,7 +54,7 @@ const CONNECTIONS = 10
 //     pipelining do), 'maybe', 'never'.
 //   received: the server receives exactly the requests of an amount run.
 //   slow: its errors come only after the timeout (1 s): a duration run
-//     (1.5 s) on a loaded machine may end before the first of them, with
+//     (2.5 s) on a loaded machine may end before the first of them, with
 //     its requests still in flight.
 const CASES = [
   { name: 'refused', url: () => refusedUrl(), codes: ['ECONNREFUSED'], exact: true, causes: ['connect'], responses: 'none', errors: 'always' },
@@ -186,11 +187,13 @@ function checkCounts (t, label, r, { amount, duration, earlier = false } = {}) {
     t.equal(total + r.errors, amount, `${label}: ${amount} ended (total ${total} + errors ${r.errors})`)
     t.equal(inFlight, 0, `${label}: nothing in flight`)
   }
+  // The slack is for a loaded machine (a 1.5 s run was seen taking 2.65 s
+  // at a load of 6 on 2 cores); a run that does not end is caught anyway.
   if (duration !== undefined && earlier) {
-    t.ok(r.duration <= duration + 1, `${label}: result.duration ${r.duration}s at most ${duration + 1}s`)
+    t.ok(r.duration <= duration + 3, `${label}: result.duration ${r.duration}s at most ${duration + 3}s`)
   } else if (duration !== undefined) {
-    t.ok(r.duration >= duration - 0.05 && r.duration <= duration + 1,
-      `${label}: result.duration ${r.duration}s within [${duration}, ${duration + 1}]`)
+    t.ok(r.duration >= duration - 0.05 && r.duration <= duration + 3,
+      `${label}: result.duration ${r.duration}s within [${duration}, ${duration + 3}]`)
   }
 }
 
@@ -246,7 +249,7 @@ t.test('library: every hostile target, amount and duration runs, with and withou
           const opts = { url, connections: c.connections || CONNECTIONS, timeout: timeoutFor(c), pipelining }
           if (mode === 'amount') opts.amount = c.amount || AMOUNT
           else opts.duration = DURATION
-          const limit = mode === 'amount' ? 30000 : (DURATION + 3) * 1000
+          const limit = mode === 'amount' ? 30000 : (DURATION + 5) * 1000
           // The guard stops a duration run only well after its own limit,
           // so that a late end is seen as one (wall time below).
           const out = await run(opts, mode === 'amount' ? limit : limit + 5000)
@@ -273,7 +276,7 @@ t.test('bodies over maxBodySize: an error each (AC_BODY_TOO_LARGE), the run goes
   const cases = [
     { label: 'verifyBody, amount 6', opts: { amount: 6, verifyBody: () => true } },
     { label: 'verifyBody, amount 6, p3', opts: { amount: 6, pipelining: 3, verifyBody: () => true } },
-    { label: 'expectBody, duration 1.5', opts: { duration: DURATION, expectBody: 'never' } },
+    { label: `expectBody, duration ${DURATION}`, opts: { duration: DURATION, expectBody: 'never' } },
     // Bodies nobody keeps are not limited.
     { label: 'no check, amount 6', opts: { amount: 6 }, fine: true }
   ]
@@ -321,7 +324,7 @@ t.test('library: rate, recycled connections against hostile targets', async (t) 
           const opts = { url, connections: 4, timeout: timeoutFor(c), pipelining: v.pipelining, ...v.opts }
           if (mode === 'amount') opts.amount = 20
           else opts.duration = DURATION
-          const limit = mode === 'amount' ? 30000 : (DURATION + 3) * 1000
+          const limit = mode === 'amount' ? 30000 : (DURATION + 5) * 1000
           return { v, c, mode, opts, limit, ...await run(opts, mode === 'amount' ? limit : limit + 5000) }
         })())
       }
