@@ -1,0 +1,264 @@
+'use strict'
+
+// The capacity search's decisions, driven by a model of a server of
+// capacity C: bracketing, bisection, confirmation, lengthened steps, and
+// every way it ends.
+
+const t = require('tap')
+const { createSearch } = require('../lib/search')
+const { makeResult, capacityServer } = require('./helpers/step-results')
+
+// Runs a search against a model to its end. The bound on iterations makes
+// a search that never ends fail the test instead of hanging it.
+function drive (search, server) {
+  let step
+  let guard = 0
+  while ((step = search.next())) {
+    if (++guard > 1000) throw new Error('the search did not end')
+    search.record(step, search.judge(step, server(step)))
+  }
+  return search.outcome()
+}
+
+const SLO = ['p99<200ms']
+
+t.test('search: ceiling too high brackets down, bisects to C within the precision', async (t) => {
+  const C = 1500
+  const search = createSearch({ ceiling: 2000, slos: SLO, connections: 100 })
+  const out = drive(search, capacityServer(C))
+  t.equal(out.status, 'found')
+  const kinds = out.history.map((h) => h.step.kind)
+  t.same(kinds.slice(0, 2), ['low', 'upper'])
+  t.same(out.history.slice(0, 2).map((h) => [h.step.rate, h.verdict]), [[200, 'pass'], [2000, 'fail']])
+  t.equal(kinds[kinds.length - 1], 'confirm')
+  t.ok(out.best.rate <= C, `best ${out.best.rate} is sustainable`)
+  t.ok((C - out.best.rate) / C < 0.02, `best ${out.best.rate} within 2% of ${C}`)
+  t.ok(out.failed.rate > C, `lowest fail ${out.failed.rate} is above C`)
+  t.ok((out.bracket[1] - out.bracket[0]) / out.bracket[0] < 0.02, `bracket ${out.bracket}`)
+  t.equal(out.best.confirmed, true)
+  t.equal(out.best.summary.kind, 'confirm', 'the best is reported from its confirmation')
+  t.equal(out.best.summary.duration, 10, 'confirmed at twice the step')
+  t.ok(out.steps >= 8 && out.steps <= 12, `${out.steps} steps`)
+  t.comment(`ceiling 2000, C ${C}: ${out.steps} steps → ${out.best.rate}; ${out.history.map((h) => `${h.step.kind} ${h.step.rate} ${h.verdict}`).join(', ')}`)
+  t.match(out.sentence, /^Sustains 1,4\d\d req\/s at 100 connections with p99 < 200 ms \(p99 20 ms, 0 errors\); 1,5\d\d req\/s failed \(p99 \d+ ms\)\.$/)
+  t.equal(search.next(), null, 'finished')
+})
+
+t.test('search: ceiling too low grows until a step fails', async (t) => {
+  const C = 1530
+  const out = drive(createSearch({ ceiling: 700, slos: SLO }), capacityServer(C))
+  t.equal(out.status, 'found')
+  const upper = out.history.filter((h) => h.step.kind === 'upper')
+  t.same(upper.map((h) => [h.step.rate, h.verdict]), [[700, 'pass'], [1050, 'pass'], [1575, 'fail']], 'grows ×1.5 past C')
+  t.ok(out.best.rate <= C && (C - out.best.rate) / C < 0.02, `best ${out.best.rate}`)
+  t.ok(out.steps >= 8 && out.steps <= 12, `${out.steps} steps`)
+  t.comment(`ceiling 700, C ${C}: ${out.steps} steps → ${out.best.rate}`)
+})
+
+t.test('search: steps taken from ceiling guesses between C/2 and 2C', async (t) => {
+  const C = 1500
+  const counts = []
+  for (const guess of [0.5, 0.75, 0.9, 1, 1.1, 1.25, 1.5, 2]) {
+    const out = drive(createSearch({ ceiling: C * guess, slos: SLO }), capacityServer(C))
+    t.equal(out.status, 'found', `ceiling ${C * guess}`)
+    t.ok(out.best.rate <= C && (C - out.best.rate) / C < 0.02, `ceiling ${C * guess}: best ${out.best.rate}`)
+    counts.push(`${guess}C: ${out.steps}`)
+    t.ok(out.steps >= 7 && out.steps <= 12, `ceiling ${guess}C: ${out.steps} steps`)
+  }
+  t.comment(`steps by ceiling guess: ${counts.join(', ')}`)
+  const loose = drive(createSearch({ ceiling: 2000, slos: SLO, precision: 0.1 }), capacityServer(C))
+  const tight = drive(createSearch({ ceiling: 2000, slos: SLO, precision: 0.005 }), capacityServer(C))
+  t.ok(loose.steps < tight.steps, `precision 10%: ${loose.steps} steps, 0.5%: ${tight.steps}`)
+  t.ok((C - loose.best.rate) / C < 0.1)
+  t.ok((C - tight.best.rate) / C < 0.005)
+})
+
+t.test('search: a lucky step fails its confirmation and the search steps down', async (t) => {
+  const C = 1500
+  const base = capacityServer(C)
+  // Up to 6% over C, a 5 s step ends before the queue shows; 10 s does not.
+  const lucky = (step) => step.rate <= C * 1.06 && step.duration < 10
+    ? makeResult({ target: step.rate, duration: step.duration })
+    : base(step)
+  const out = drive(createSearch({ ceiling: 2000, slos: SLO }), lucky)
+  t.equal(out.status, 'found')
+  const confirms = out.history.filter((h) => h.step.kind === 'confirm')
+  t.ok(confirms.length >= 2, `${confirms.length} confirmations`)
+  t.equal(confirms[0].verdict, 'fail', 'the lucky rate did not hold')
+  t.ok(confirms[0].step.rate > C)
+  t.equal(out.best.confirmed, true)
+  t.ok(out.best.summary.duration >= 10, 'the best held for a confirmation\'s length')
+  t.ok(out.best.rate <= C, `best ${out.best.rate}, not the lucky ${confirms[0].step.rate}`)
+  t.ok((C - out.best.rate) / C < 0.02, 'and still within the precision of C')
+  t.ok(out.failed.rate <= confirms[0].step.rate, 'the failed confirmation is the lowest fail')
+  const after = out.history.slice(out.history.indexOf(confirms[0]) + 1)
+  t.ok(after.every((h) => h.step.rate < confirms[0].step.rate), 'every later step is below it')
+  t.ok(after.every((h) => h.step.duration >= 10), 'and as long as a confirmation: short steps were shown to lie')
+  t.comment(`lucky: ${out.steps} steps → ${out.best.rate}; ${out.history.map((h) => `${h.step.kind} ${h.step.rate} ${h.verdict}`).join(', ')}`)
+})
+
+t.test('search: confirmations that never hold end "unconfirmed"', async (t) => {
+  // Any 5 s step up to C passes; nothing holds for 10 s above the low rate.
+  const server = (step) => step.duration < 10 && step.rate <= 1500
+    ? makeResult({ target: step.rate, duration: step.duration })
+    : makeResult({ target: step.rate, duration: step.duration, tailMs: step.rate <= 200 ? 20 : 900 })
+  const out = drive(createSearch({ ceiling: 2000, slos: SLO, maxConfirms: 3 }), server)
+  t.equal(out.status, 'unconfirmed')
+  t.equal(out.confirmationsFailed, 3)
+  t.equal(out.best.confirmed, false)
+  t.match(out.sentence, /^Unstable: 3 confirmation runs of 10 s failed/)
+})
+
+t.test('search: too few requests lengthen the step', async (t) => {
+  t.test('planned: low rates get steps long enough for the tail', async (t) => {
+    const search = createSearch({ ceiling: 500, slos: ['p99<50ms'] })
+    const step = search.next()
+    t.same([step.kind, step.rate], ['low', 50])
+    t.equal(step.duration, 22, '1,000 requests (+10%) at 50 req/s, not 5 s')
+    t.equal(step.warmup, 1)
+  })
+
+  t.test('judged inconclusive: the same rate again, longer', async (t) => {
+    const search = createSearch({ ceiling: 500, slos: ['p99<50ms'], stepDuration: 5 })
+    const step = search.next()
+    // The engine ran 5 s only (say it cut the step): 250 requests.
+    const j = search.judge(step, makeResult({ target: 50, duration: 5 }))
+    t.equal(j.verdict, 'inconclusive')
+    search.record({ ...step, duration: 5 }, j)
+    const again = search.next()
+    t.equal(again.rate, 50)
+    t.equal(again.kind, 'low')
+    t.equal(again.rerun, true)
+    t.ok(again.duration >= 22 && again.duration <= 60, `lengthened to ${again.duration} s`)
+    search.record(again, search.judge(again, makeResult({ target: 50, duration: again.duration })))
+    t.equal(search.next().kind, 'upper', 'then the search goes on')
+  })
+
+  t.test('still inconclusive at maxStepDuration: a fail', async (t) => {
+    // p99.9 at 20 req/s needs 10,000 requests: 500 s, over the 60 s cap.
+    const search = createSearch({ ceiling: 200, slos: ['p99.9<50ms'] })
+    const step = search.next()
+    t.equal(step.duration, 60, 'capped')
+    search.record(step, search.judge(step, makeResult({ target: 20, duration: 60 })))
+    t.equal(search.next(), null)
+    const out = search.outcome()
+    t.equal(out.status, 'below-low')
+    t.equal(out.history[0].verdict, 'fail')
+    t.match(out.history[0].reasons, [/p99.9 from 1,200 requests/, /still too few requests in 60 s steps/])
+  })
+})
+
+t.test('search: below-low when the low rate already misses', async (t) => {
+  const out = drive(createSearch({ ceiling: 2000, slos: SLO, connections: 100 }), (step) =>
+    makeResult({ target: step.rate, duration: step.duration, tailMs: 412 }))
+  t.equal(out.status, 'below-low')
+  t.equal(out.steps, 1)
+  t.equal(out.best, null)
+  t.same(out.failed.rate, 200)
+  t.equal(out.sentence, 'Misses its SLOs even at the low rate, 200 req/s at 100 connections (p99 412 ms): ' +
+    'no sustainable rate at this connection count.')
+})
+
+t.test('search: a user low rate is used', async (t) => {
+  const search = createSearch({ ceiling: 2000, slos: SLO, lowRate: 50, stepDuration: 30 })
+  t.equal(search.next().rate, 50)
+})
+
+t.test('search: generator-bound', async (t) => {
+  t.test('the generator saturates below the server capacity', async (t) => {
+    const G = 1200
+    const server = capacityServer(3000)
+    const gen = (step) => step.rate > G
+      ? makeResult({ target: step.rate, duration: step.duration, achieved: G, generator: { cpu: 0.97, loopDelayP99: 80 } })
+      : server(step)
+    const out = drive(createSearch({ ceiling: 2000, slos: SLO, connections: 100 }), gen)
+    t.equal(out.status, 'generator-bound')
+    t.ok(out.generatorBound.rate > G, `bound at ${out.generatorBound.rate}`)
+    t.ok(out.best.rate <= G && (G - out.best.rate) / G < 0.02, `measured up to ${out.best.rate}`)
+    t.equal(out.failed, null, 'no step failed: the server never missed')
+    t.match(out.sentence, /^Generator-bound at 1,2\d\d req\/s: use more workers \(-w\) or machines \(CPU 97% of its threads\)\. The server sustained 1,1\d\d req\/s at 100 connections/)
+    t.notMatch(out.sentence, /^Sustains/)
+  })
+
+  t.test('saturation above the server capacity does not hide the server\'s limit', async (t) => {
+    const C = 1500
+    const server = capacityServer(C)
+    const gen = (step) => step.rate > 1900
+      ? makeResult({ target: step.rate, duration: step.duration, achieved: 1900, generator: { cpu: 0.97, loopDelayP99: 80 } })
+      : server(step)
+    const out = drive(createSearch({ ceiling: 2000, slos: SLO }), gen)
+    t.equal(out.status, 'found')
+    t.equal(out.history[1].verdict, 'generator-bound', 'the ceiling was beyond the generator')
+    t.ok(out.best.rate <= C && (C - out.best.rate) / C < 0.02)
+  })
+
+  t.test('saturated at the low rate: nothing measured', async (t) => {
+    const out = drive(createSearch({ ceiling: 2000, slos: SLO }), (step) =>
+      makeResult({ target: step.rate, duration: step.duration, tailMs: 900, generator: { cpu: 1, loopDelayP99: 300 } }))
+    t.equal(out.status, 'generator-bound')
+    t.equal(out.steps, 1)
+    t.equal(out.best, null)
+    t.match(out.sentence, /^Generator-bound at 200 req\/s: use more workers \(-w\) or machines/)
+  })
+})
+
+t.test('search: at-ceiling when maxRate passes', async (t) => {
+  const out = drive(createSearch({ ceiling: 1000, maxRate: 2000, slos: SLO }), capacityServer(1e9))
+  t.equal(out.status, 'at-ceiling')
+  t.same(out.history.map((h) => [h.step.kind, h.step.rate]),
+    [['low', 100], ['upper', 1000], ['upper', 1500], ['upper', 2000], ['confirm', 2000]])
+  t.match(out.sentence, /^Sustains at least 2,000 req\/s with p99 < 200 ms/)
+})
+
+t.test('search: maxSteps ends it', async (t) => {
+  const search = createSearch({ ceiling: 2000, slos: SLO, maxSteps: 4 })
+  const out = drive(search, capacityServer(1500))
+  t.equal(out.status, 'max-steps')
+  t.equal(out.steps, 4)
+  t.equal(search.next(), null)
+  t.equal(out.best.confirmed, false)
+  t.match(out.sentence, /^Stopped after 4 steps \(maxSteps\) without converging: \d[\d,]* req\/s passed \(not confirmed\)/)
+})
+
+t.test('search: always ends, whatever the verdicts', async (t) => {
+  // A deterministic pseudo-random verdict per step.
+  let seed = 42
+  const random = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648 }
+  const verdicts = ['pass', 'fail', 'inconclusive', 'generator-bound']
+  for (let i = 0; i < 300; i++) {
+    const search = createSearch({ ceiling: 100 + Math.floor(random() * 5000), slos: SLO, maxSteps: 25 })
+    let steps = 0
+    let step
+    while ((step = search.next())) {
+      if (++steps > 25) break
+      const verdict = verdicts[Math.floor(random() * random() * 4)]
+      search.record(step, { verdict, reasons: [verdict], values: { samples: 100 }, needSamples: verdict === 'inconclusive' ? 1000 : 0 })
+    }
+    const out = search.outcome()
+    if (steps > 25 || out.status === null || out.steps > 25) {
+      t.fail(`search ${i} did not end within maxSteps: ${steps} steps, status ${out.status}`)
+      return
+    }
+    if (out.best && out.bracket[1] !== null && !(out.best.rate < out.bracket[1])) {
+      t.fail(`search ${i}: best ${out.best.rate} is not below the bracket's top ${out.bracket[1]}`)
+      return
+    }
+  }
+  t.pass('300 random searches ended within maxSteps, best always below the lowest failure')
+})
+
+t.test('search: the protocol', async (t) => {
+  const search = createSearch({ ceiling: 2000, slos: SLO })
+  const step = search.next()
+  t.equal(search.next(), step, 'next() repeats the step until it is recorded')
+  t.throws(() => search.record({ ...step, rate: step.rate + 1 }, { verdict: 'pass' }), /takes the step next\(\) returned/)
+  t.throws(() => search.record(step, { verdict: 'maybe' }), /verdict/)
+  t.equal(search.outcome().status, null, 'an outcome can be read mid-search')
+  t.match(search.outcome().sentence, /^Searching/)
+  t.throws(() => createSearch({ slos: SLO }), { code: 'AC_INVALID_OPTION', message: /ceiling/ })
+  t.throws(() => createSearch({ ceiling: 100, precision: 0 }), { code: 'AC_INVALID_OPTION', message: /precision/ })
+  t.throws(() => createSearch({ ceiling: 100, maxSteps: 2.5 }), { code: 'AC_INVALID_OPTION', message: /maxSteps/ })
+  t.throws(() => createSearch({ ceiling: 100, slos: ['p99<<1'] }), /p99<<1/)
+  const defaults = createSearch({ ceiling: 20000 }).options
+  t.match(defaults, { precision: 0.02, stepDuration: 5, warmup: 1, confirmDuration: 10, maxStepDuration: 60, maxSteps: 25, lowRate: 2000, growth: 1.5 })
+})
