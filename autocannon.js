@@ -126,6 +126,10 @@ function printResult (result, opts) {
   return require('./lib/print-result')(result, opts)
 }
 
+function findMaxRate (opts) {
+  return require('./lib/find-max-rate').findMaxRate(opts)
+}
+
 function parseArguments (argv) {
   return require('./lib/cli/args').parseArguments(argv)
 }
@@ -138,6 +142,7 @@ module.exports.track = track
 module.exports.printResult = printResult
 module.exports.aggregateResult = (results, opts) => aggregateResult(results, opts || {})
 module.exports.parseArguments = parseArguments
+module.exports.findMaxRate = findMaxRate
 
 if (require.main === module) {
   require('./lib/cli/main').main(process.argv.slice(2))

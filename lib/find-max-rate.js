@@ -13,7 +13,7 @@ const { aggregateResult } = require('./result')
 const { buildConfig } = require('./config')
 const { raise, InvalidOptionError } = require('./errors')
 const { parseThreshold } = require('./thresholds')
-const { createSearch, judgeStep } = require('./search')
+const { createSearch } = require('./search')
 
 // Long enough for any search: runs are stopped when their search ends.
 const SEARCH_RUN_SECONDS = 24 * 3600
@@ -133,7 +133,10 @@ async function searchOne (autocannon, instance, options, connections) {
   if (probe.requests.total === 0) {
     throw raise('AC_NO_RESPONSE', require('./print-result').noResponseLine(probe))
   }
-  const ceiling = Math.round(probe.requests.total / probe.duration)
+  // Only answers that did the work count: a server shedding load with
+  // instant 503s would otherwise look many times faster than it is.
+  const good = probe['2xx'] + probe['3xx']
+  const ceiling = Math.max(1, Math.round((good > 0 ? good : probe.requests.total) / probe.duration))
   instance.emit('probe', { connections, ceiling, result: probe })
 
   const search = createSearch({
@@ -165,7 +168,7 @@ async function searchOne (autocannon, instance, options, connections) {
       while (step && !instance.stopped) {
         const measured = await runStep(instance, run.run, step, loop, config)
         if (instance.stopped) break
-        const judgement = judgeStep(measured, { target: step.rate, slos: options.slos })
+        const judgement = search.judge(step, measured)
         search.record(step, judgement)
         const entry = { connections, kind: step.kind, target: step.rate, ...judgement, result: measured }
         steps.push(entry)

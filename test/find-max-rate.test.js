@@ -1,0 +1,84 @@
+'use strict'
+
+// The capacity search end to end, against servers whose capacity is
+// known: a queue served at C req/s (latency grows without bound above C)
+// and a server that answers 503 above R req/s.
+
+const t = require('tap')
+const path = require('path')
+const { fork } = require('child_process')
+const autocannon = require('..')
+const { run } = require('./helpers/cli')
+
+function capacityServer (t, mode, value) {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(__dirname, 'helpers', 'capacity-server.js'), [mode, String(value)], { stdio: 'inherit' })
+    t.teardown(() => child.kill())
+    child.once('error', reject)
+    child.once('message', ({ port }) => resolve(`http://127.0.0.1:${port}`))
+  })
+}
+
+const within = (value, target, fraction) => Math.abs(value - target) <= target * fraction
+
+t.test('finds the capacity of a queue served at 1000 req/s, under p99 < 50 ms', async (t) => {
+  const C = 1000
+  const url = await capacityServer(t, 'queue', C)
+  const search = autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 50ms'], stepDuration: 2 })
+  const steps = []
+  search.on('step', (step) => steps.push(step))
+  const out = await search
+  const [s] = out.searches
+  t.comment(s.sentence)
+  t.equal(s.connections, 20)
+  t.equal(s.status, 'found', s.sentence)
+  t.ok(within(s.best.rate, C, 0.05), `best ${s.best.rate} req/s within 5% of ${C}`)
+  t.ok(s.best.rate <= C * 1.02, 'never above what the server can do')
+  t.ok(s.failed && s.failed.rate > s.best.rate, `the lowest failing rate ${s.failed && s.failed.rate} is above it`)
+  t.equal(s.steps.length, steps.length, 'a step event for every step')
+  t.ok(steps.length >= 4 && steps.length <= 25, `${steps.length} steps`)
+  t.ok(steps.some((x) => x.kind === 'confirm'), 'the answer was confirmed')
+  for (const step of steps) {
+    t.type(step.result.histograms.latency, 'string', `step ${step.target}: its histograms are kept`)
+    t.ok(step.result.rate.target === step.target, 'each step\'s result is its own window')
+  }
+  t.match(s.sentence, /^Sustains [\d,]+ req\/s at 20 connections with p99 < 50 ms/)
+})
+
+t.test('finds the rate above which a server answers 503', async (t) => {
+  const R = 500
+  const url = await capacityServer(t, 'errors', R)
+  const out = await autocannon.findMaxRate({ url, connections: 10, slos: ['non2xx < 1%'], stepDuration: 2 })
+  const [s] = out.searches
+  t.comment(s.sentence)
+  t.equal(s.status, 'found', s.sentence)
+  t.ok(within(s.best.rate, R, 0.05), `best ${s.best.rate} req/s within 5% of ${R}`)
+})
+
+t.test('bad input is refused before anything runs', async (t) => {
+  await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1' })), { code: 'AC_INVALID_OPTION', option: 'slos' })
+  await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1', slos: ['p99 <'] })), { code: 'AC_INVALID_OPTION', option: 'slos' })
+  await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1', slos: ['p99<1s'], connections: '10,x' })), { code: 'AC_INVALID_OPTION', option: 'connections' })
+  await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1', slos: ['p99<1s'], overallRate: 5 })), { code: 'AC_CONFLICTING_OPTIONS' })
+  await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http:///x', slos: ['p99<1s'] })), { code: 'AC_INVALID_OPTION', option: 'url' })
+})
+
+t.test('CLI: a live step table, the closing sentence, -j the whole search', async (t) => {
+  const url = await capacityServer(t, 'errors', 300)
+  const out = await run(['--findMaxRate', '--slo', 'non2xx<1%', '-c', '4,8', '--stepDuration', '1', '-j', '-V', url])
+  t.equal(out.code, 0, out.stderr)
+  const search = JSON.parse(out.stdout)
+  t.same(search.searches.map((s) => s.connections), [4, 8], 'one search per connection count')
+  t.same(search.slos, ['non2xx<1%'])
+  for (const s of search.searches) {
+    t.equal(s.status, 'found')
+    t.ok(within(s.best.rate, 300, 0.1), `${s.connections} connections: ${s.best.rate} req/s`)
+  }
+  t.match(out.stderr, /closed-loop probe at 4 connections/)
+  t.match(out.stderr, /step +kind +target +achieved/)
+  t.match(out.stderr, /Sustains [\d,]+ req\/s at 8 connections with non2xx < 1%/)
+
+  const refused = await run(['--findMaxRate', '--slo', 'p99 < soon', url])
+  t.equal(refused.code, 1)
+  t.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
+})
