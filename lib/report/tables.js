@@ -115,7 +115,9 @@ function thresholdTables (runs) {
         `<tr data-key="threshold-${k}" class="${th.ok ? 'pass' : 'fail'}"><th scope="row">${escapeHtml(th.expression)}</th>` +
         `<td>${escapeHtml(typeof th.value === 'number' ? number(th.value) : th.value)}</td>` +
         `<td>${th.ok ? '✔ pass' : '✗ fail'}</td></tr>`)
-      return `<table id="thresholds-${i}" class="thresholds"><caption>${escapeHtml(runs.length > 1 ? `Thresholds: ${name}` : 'Thresholds')}</caption>` +
+      // One result: the section's heading says it all.
+      const caption = runs.length > 1 ? `<caption>${escapeHtml(name)}</caption>` : ''
+      return `<table id="thresholds-${i}" class="thresholds">${caption}` +
         '<thead><tr><th scope="col">Threshold</th><th scope="col">Measured</th><th scope="col">Result</th></tr></thead>' +
         `<tbody>${rows.join('')}</tbody></table>`
     }).join('\n')
@@ -125,8 +127,10 @@ function thresholdTables (runs) {
 // not only from the stream: whatever it decides, no escape codes in a page.
 const ANSI = /\u001b\[[0-9;]*m/g
 
+// Blank lines around it are the terminal's spacing, not the page's (and an
+// HTML parser drops a <pre>'s first newline anyway).
 function cliText (result) {
-  return printResult(result, { outputStream: { isTTY: false } }).replace(ANSI, '')
+  return printResult(result, { outputStream: { isTTY: false } }).replace(ANSI, '').replace(/^\n+|\n+$/g, '')
 }
 
 function cliTables (runs) {
