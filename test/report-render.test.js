@@ -162,3 +162,9 @@ t.test('a result read back from JSON renders as the live one', async (t) => {
   const saved = JSON.parse(JSON.stringify(r))
   t.equal(renderHtml([saved]), renderHtml([r]))
 })
+
+t.test('a run without a response: the page says why, as the CLI does', async (t) => {
+  const r = syntheticResult({ perSecond: [[], []] })
+  t.match(cliText(r), /no response from http:\/\/127\.0\.0\.1:1\/: no request was sent in 2s$/)
+  t.same(chart(renderHtml([r]), 'latency-percentiles').data, [[], []], 'an empty distribution, drawn as empty axes')
+})

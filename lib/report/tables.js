@@ -130,7 +130,10 @@ const ANSI = /\u001b\[[0-9;]*m/g
 // Blank lines around it are the terminal's spacing, not the page's (and an
 // HTML parser drops a <pre>'s first newline anyway).
 function cliText (result) {
-  return printResult(result, { outputStream: { isTTY: false } }).replace(ANSI, '').replace(/^\n+|\n+$/g, '')
+  let text = printResult(result, { outputStream: { isTTY: false } })
+  // Without a response the CLI says why after the summary: so does the page.
+  if (result.requests && result.requests.total === 0) text += printResult.noResponseLine(result)
+  return text.replace(ANSI, '').replace(/^\n+|\n+$/g, '')
 }
 
 function cliTables (runs) {
