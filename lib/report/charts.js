@@ -1,0 +1,142 @@
+'use strict'
+
+// What the report's charts draw, computed here so that the page only hands
+// it to uPlot: each chart is a title, its series (label, colour, dash,
+// scale) and uPlot's aligned data [x, y1, y2…]. Several results share one
+// x array; a result has null where another has a point (uPlot skips those
+// and, with spanGaps, joins its line across them).
+
+const { percentileDistribution } = require('./percentiles')
+
+// Distinct on white and for the common colour-vision deficiencies
+// (Okabe–Ito), in the order lines are added.
+const PALETTE = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442']
+const DASHED = [6, 4]
+
+function colour (i) {
+  return PALETTE[i % PALETTE.length]
+}
+
+// 12 significant digits are exact for every x 1/(1−p) the iterator makes
+// and keep the JSON short.
+function short (x) {
+  return Number(x.toPrecision(12))
+}
+
+// Lines of [x, y] pairs → uPlot's aligned data.
+function align (lines) {
+  const xs = [...new Set(lines.flatMap((line) => line.points.map(([x]) => x)))].sort((a, b) => a - b)
+  const at = new Map(xs.map((x, i) => [x, i]))
+  const data = [xs]
+  for (const line of lines) {
+    const ys = new Array(xs.length).fill(null)
+    for (const [x, y] of line.points) ys[at.get(x)] = y
+    data.push(ys)
+  }
+  return data
+}
+
+function chart (spec, lines) {
+  return {
+    ...spec,
+    series: lines.map(({ points, ...series }) => series),
+    data: align(lines)
+  }
+}
+
+// One colour per result when there are several (its lines told apart by
+// dashes); one colour per line when there is one.
+function styler (runs) {
+  return (run, k) => runs.length > 1 ? colour(run) : colour(k)
+}
+
+function ms (us) {
+  return Math.round(us) / 1000
+}
+
+function latencyPercentiles (runs) {
+  const pick = styler(runs)
+  const several = runs.length > 1
+  const lines = []
+  runs.forEach((run, i) => {
+    const { latency, latencyUncorrected } = run.result.histograms
+    const points = (histogram) => percentileDistribution(histogram).map((p) => [short(p.x), ms(p.value)])
+    lines.push({ label: several ? run.name : 'Latency', color: pick(i, 0), points: points(latency) })
+    if (latencyUncorrected) {
+      lines.push({
+        label: several ? `${run.name} (uncorrected)` : 'Latency (uncorrected)',
+        color: pick(i, 1),
+        dash: DASHED,
+        points: points(latencyUncorrected)
+      })
+    }
+  })
+  return chart({
+    id: 'latency-percentiles',
+    kind: 'percentiles',
+    title: 'Latency by percentile',
+    xLabel: 'percentile',
+    yLabel: 'latency (ms)'
+  }, lines)
+}
+
+// Seconds since the run's start at the end of each interval.
+function seconds (run) {
+  const start = new Date(run.result.start).getTime()
+  return run.result.series.time.map((t) => Math.round(t - start) / 1000)
+}
+
+function perSecond (run, counts) {
+  const perSec = 1000 / (run.result.series.interval || 1000)
+  return counts.map((n) => Math.round(n * perSec * 100) / 100)
+}
+
+function zip (xs, ys) {
+  return xs.map((x, i) => [x, ys[i]])
+}
+
+function requestsOverTime (runs) {
+  const pick = styler(runs)
+  const several = runs.length > 1
+  const lines = []
+  runs.forEach((run, i) => {
+    const xs = seconds(run)
+    const { requests, errors } = run.result.series
+    lines.push({ label: several ? `${run.name} requests/s` : 'Requests/s', color: pick(i, 0), scale: 'y', points: zip(xs, perSecond(run, requests)) })
+    lines.push({ label: several ? `${run.name} errors/s` : 'Errors/s', color: several ? colour(i) : '#cc0000', dash: DASHED, scale: 'errors', points: zip(xs, perSecond(run, errors)) })
+  })
+  return chart({
+    id: 'requests-over-time',
+    kind: 'time',
+    title: 'Requests and errors per second',
+    xLabel: 'seconds since start',
+    yLabel: 'requests/s',
+    y2Label: 'errors/s'
+  }, lines)
+}
+
+function latencyOverTime (runs) {
+  const pick = styler(runs)
+  const several = runs.length > 1
+  const lines = []
+  runs.forEach((run, i) => {
+    const xs = seconds(run)
+    const { latencyP50, latencyP99 } = run.result.series
+    lines.push({ label: several ? `${run.name} p50` : 'p50', color: pick(i, 0), points: zip(xs, latencyP50) })
+    lines.push({ label: several ? `${run.name} p99` : 'p99', color: pick(i, 1), dash: DASHED, points: zip(xs, latencyP99) })
+  })
+  return chart({
+    id: 'latency-over-time',
+    kind: 'time',
+    title: 'Latency p50 and p99 per interval',
+    xLabel: 'seconds since start',
+    yLabel: 'latency (ms)'
+  }, lines)
+}
+
+// runs: [{ name, result }]
+function charts (runs) {
+  return [latencyPercentiles(runs), requestsOverTime(runs), latencyOverTime(runs)]
+}
+
+module.exports = { charts, align, PALETTE }

@@ -1,0 +1,26 @@
+'use strict'
+
+// A result made without a run: latencies (µs) recorded into a Recorder,
+// one sample per second, aggregated as a run would be. For the report's
+// unit tests, which need known numbers and no timing.
+
+const { Recorder } = require('../../lib/recorder')
+const { aggregateResult } = require('../../lib/result')
+
+// perSecond: [[latencyUs…], …] one array per interval; uncorrected: a
+// function of each latency giving its service time (turns on the rate).
+function syntheticResult ({ title, url = 'http://127.0.0.1:1/', perSecond, uncorrected, start = Date.UTC(2024, 0, 2, 3, 4, 5), status = 200 }) {
+  const recorder = new Recorder({ trackUncorrected: Boolean(uncorrected) })
+  perSecond.forEach((latencies, i) => {
+    for (const us of latencies) {
+      recorder.sent++
+      recorder.response(status, 100, us)
+      if (uncorrected) recorder.uncorrected(status, uncorrected(us))
+    }
+    recorder.sample(start + (i + 1) * 1000)
+  })
+  const raw = recorder.snapshot({ start, finish: start + perSecond.length * 1000, targetRate: uncorrected ? 100 : 0 })
+  return aggregateResult([raw], { title, url, connections: 10, pipelining: 1 })
+}
+
+module.exports = { syntheticResult }
