@@ -58,7 +58,7 @@ const INVALID = [
   [{ url, initialContext: 5 }, 'initialContext', '5'],
   [{ url, servername: 5 }, 'servername', '5'],
   [{ url, tlsOptions: 5 }, 'tlsOptions', '5'],
-  [{ url, ignoreCoordinatedOmission: true }, 'ignoreCoordinatedOmission', 'true', /connectionRate or overallRate/],
+  [{ url, ignoreCoordinatedOmission: true }, 'ignoreCoordinatedOmission', 'true', /connectionRate, overallRate or stages/],
   [{ url, forever: true, workers: 2 }, 'forever', 'true', /workers/],
   [{ url, workers: 2, setupClient: () => {} }, 'setupClient', 'a function', /file path/]
 ]
