@@ -828,6 +828,81 @@ declare namespace autocannon {
    */
   export function aggregateResult (results: RawResult | ReadonlyArray<RawResult>, options?: Partial<Options>): Result
 
+  /** `findMaxRate` options: a run's options (no rate, stages or amount) and the search's. */
+  export interface FindMaxRateOptions extends Omit<Options, 'connections' | 'overallRate' | 'connectionRate' | 'stages' | 'amount' | 'forever'> {
+    /** One search per connection count: a number, a list, or `'100,1000'`. @default 10 */
+    connections?: number | ReadonlyArray<number> | string
+    /** SLOs every step must meet, in the grammar of `thresholds`: `'p99 < 200ms'`, `'errors < 0.1%'`. */
+    slos: ReadonlyArray<string> | string
+    /** Stop when (lowest failing − highest passing) / highest passing is below this. @default 0.02 */
+    precision?: number
+    /** Seconds measured per step, after an unrecorded warm-up. @default 5 */
+    stepDuration?: number
+    /** Seconds of warm-up before each step. @default 1 */
+    stepWarmup?: number
+    /** The low rate that must pass first. @default 10% of the probe's ceiling */
+    lowRate?: number
+    /** The search always ends after this many steps. @default 25 */
+    maxSteps?: number
+    /** Seconds of the closed-loop probe that gives the ceiling. @default 3 */
+    probeDuration?: number
+  }
+
+  /** One measured step of a search. */
+  export interface SearchStep {
+    connections: number
+    kind: 'low' | 'upper' | 'bisect' | 'confirm'
+    /** The planned rate, req/s. */
+    target: number
+    verdict: 'pass' | 'fail' | 'inconclusive' | 'generator-bound'
+    reasons: string[]
+    values: { target: number, achieved: number, p50: number, p99: number, p999: number, errors: number, errorRatio: number, [key: string]: number }
+    /** The step's own window, with its histograms and the generator's load. */
+    result: Result & { generator?: { cpu: number, loopDelayP99?: number } }
+  }
+
+  /** The search at one connection count. */
+  export interface ConnectionSearch {
+    connections: number
+    /** req/s of the closed-loop probe. */
+    ceiling: number
+    status: 'found' | 'below-low' | 'generator-bound' | 'at-ceiling' | 'unconfirmed' | 'max-steps' | null
+    best: { rate: number, confirmed: boolean, summary: Record<string, unknown> } | null
+    failed: { rate: number, reason: string, summary: Record<string, unknown> } | null
+    bracket: [number | null, number | null]
+    /** In seed 004's words: "Sustains 18,500 req/s at 100 connections with p99 < 200 ms …". */
+    sentence: string
+    wallSeconds: number
+    steps: SearchStep[]
+  }
+
+  export interface SearchOutcome {
+    slos: string[]
+    precision: number
+    searches: ConnectionSearch[]
+  }
+
+  export interface SearchInstance extends EventEmitter, PromiseLike<SearchOutcome> {
+    on (event: 'probe', listener: (probe: { connections: number, ceiling: number, result: Result }) => void): this
+    on (event: 'step', listener: (step: SearchStep) => void): this
+    on (event: 'done', listener: (outcome: SearchOutcome) => void): this
+    on (event: 'error', listener: (err: AutocannonError) => void): this
+    once (event: 'probe', listener: (probe: { connections: number, ceiling: number, result: Result }) => void): this
+    once (event: 'step', listener: (step: SearchStep) => void): this
+    once (event: 'done', listener: (outcome: SearchOutcome) => void): this
+    once (event: 'error', listener: (err: AutocannonError) => void): this
+    catch<T = never> (onRejected?: ((reason: any) => T | PromiseLike<T>) | null): Promise<SearchOutcome | T>
+    /** Ends the search after the current step; what was found so far is reported. */
+    stop (): void
+  }
+
+  /**
+   * The highest rate at which every SLO holds, per connection count: a
+   * closed-loop probe, then steps of one rated run (bracket, bisect,
+   * confirm). See the README's "Capacity search".
+   */
+  export function findMaxRate (options: FindMaxRateOptions): SearchInstance
+
   /** The options the command line adds to the library's. */
   export interface CliOptions {
     /** `-j`: print the result as one JSON line on stdout. */

@@ -229,3 +229,20 @@ expectError(autocannon.parseArguments('-c 100'))
 
 // require('autocannon').default is autocannon too (a default import without esModuleInterop reads it).
 expectType<typeof autocannon>(autocannon.default)
+
+// findMaxRate: SLOs required, steps typed, awaitable.
+{
+  const search = autocannon.findMaxRate({ url: 'http://localhost:3000', connections: [100, 1000], slos: ['p99 < 200ms'] })
+  search.on('step', (step) => {
+    expectType<number>(step.target)
+    expectType<'pass' | 'fail' | 'inconclusive' | 'generator-bound'>(step.verdict)
+  })
+  search.stop()
+  ;(async () => {
+    const out = await search
+    expectType<string>(out.searches[0].sentence)
+  })()
+  expectError(autocannon.findMaxRate({ url: 'http://localhost:3000' }))
+  expectError(autocannon.findMaxRate({ url: 'http://localhost:3000', slos: ['p99<1s'], overallRate: 100 }))
+  expectError(search.on('stepp', () => {}))
+}
