@@ -130,6 +130,10 @@ function findMaxRate (opts) {
   return require('./lib/find-max-rate').findMaxRate(opts)
 }
 
+function renderHtml (results, opts) {
+  return require('./lib/report-html').renderHtml(results, opts)
+}
+
 function parseArguments (argv) {
   return require('./lib/cli/args').parseArguments(argv)
 }
@@ -143,6 +147,7 @@ module.exports.printResult = printResult
 module.exports.aggregateResult = (results, opts) => aggregateResult(results, opts || {})
 module.exports.parseArguments = parseArguments
 module.exports.findMaxRate = findMaxRate
+module.exports.renderHtml = renderHtml
 
 if (require.main === module) {
   require('./lib/cli/main').main(process.argv.slice(2))
