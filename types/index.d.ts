@@ -903,6 +903,22 @@ declare namespace autocannon {
    */
   export function findMaxRate (options: FindMaxRateOptions): SearchInstance
 
+  /** `renderHtml` options. */
+  export interface RenderHtmlOptions {
+    /** The page's title; by default `autocannon: ` and the results' titles (or URLs). */
+    title?: string
+    /** A name per result, for those without a `title` (the CLI passes file names). */
+    names?: ReadonlyArray<string>
+  }
+
+  /**
+   * The HTML report of one or several results (live, or read back from
+   * `-j` output) as one self-contained page: charts and tables, nothing
+   * fetched. Each result needs its `histograms` and `series`, else it
+   * throws an {@link AutocannonError} with code `AC_NOT_A_RESULT`.
+   */
+  export function renderHtml (results: Result | ReadonlyArray<Result>, options?: RenderHtmlOptions): string
+
   /** The options the command line adds to the library's. */
   export interface CliOptions {
     /** `-j`: print the result as one JSON line on stdout. */

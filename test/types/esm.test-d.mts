@@ -2,7 +2,7 @@
 // itself and the helpers are named exports, as Node gives them at run time
 // (test/esm.test.js checks that side).
 
-import autocannon, { aggregateResult, parseArguments, printResult, track, type Options } from 'autocannon'
+import autocannon, { aggregateResult, findMaxRate, parseArguments, printResult, renderHtml, track, type Options } from 'autocannon'
 import type { Result } from 'autocannon'
 import { expectError, expectType } from 'tsd'
 
@@ -18,5 +18,8 @@ expectType<string>(printResult(result))
 expectType<typeof autocannon.track>(track)
 expectType<typeof autocannon.aggregateResult>(aggregateResult)
 expectType<typeof autocannon.parseArguments>(parseArguments)
+expectType<typeof autocannon.findMaxRate>(findMaxRate)
+expectType<typeof autocannon.renderHtml>(renderHtml)
+expectType<string>(renderHtml(result))
 expectError(autocannon({ url: 'http://127.0.0.1:3000', amount: '20 requests' }))
 expectError(instance.on('finish', () => {}))

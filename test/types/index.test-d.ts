@@ -246,3 +246,8 @@ expectType<typeof autocannon>(autocannon.default)
   expectError(autocannon.findMaxRate({ url: 'http://localhost:3000', slos: ['p99<1s'], overallRate: 100 }))
   expectError(search.on('stepp', () => {}))
 }
+
+// renderHtml: one result or several, a page as a string.
+expectType<string>(autocannon.renderHtml(result))
+expectType<string>(autocannon.renderHtml([result, result], { title: 'before vs after', names: ['before.json', 'after.json'] }))
+expectError(autocannon.renderHtml(result, { names: 'before.json' }))
