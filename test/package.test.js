@@ -65,6 +65,21 @@ const CLI_CASES = [
       t.equal(result.workers, 2)
       t.equal(result.requests.total, 100)
     }
+  },
+  {
+    // The report inlines uPlot, read from the installed dependency: a
+    // dev-only or checkout path would fail here.
+    name: 'npx autocannon -a 100 --html FILE URL',
+    args: ({ url, dir }) => ['-a', '100', '--html', path.join(dir, 'report.html'), url],
+    check: (t, out, { dir }) => {
+      t.equal(out.code, 0, out.stderr)
+      const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8')
+      t.match(html, /^<!doctype html>/i)
+      t.match(html, `<meta name="generator" content="autocannon ${pkg.version}">`)
+      const uplot = require.resolve('uplot/package.json', { paths: [path.join(shared.app, 'node_modules', 'autocannon')] })
+      const library = fs.readFileSync(path.join(path.dirname(uplot), 'dist', 'uPlot.iife.min.js'), 'utf8')
+      t.ok(html.includes(library.slice(0, 500)), 'the chart library is inlined from the installed dependency')
+    }
   }
 ]
 
@@ -213,7 +228,7 @@ t.test("require('autocannon') runs a benchmark", async (t) => {
         total: result.requests.total,
         errors: result.errors,
         resolved: require.resolve('autocannon'),
-        helpers: ['track', 'printResult', 'aggregateResult', 'parseArguments'].map((name) => typeof autocannon[name]),
+        helpers: ['track', 'printResult', 'aggregateResult', 'parseArguments', 'findMaxRate', 'renderHtml'].map((name) => typeof autocannon[name]),
         version: require('autocannon/package.json').version,
         printResultPath: require('autocannon/lib/printResult') === autocannon.printResult,
         aggregateResultPath: require('autocannon/lib/aggregateResult') === autocannon.aggregateResult,
@@ -227,7 +242,7 @@ t.test("require('autocannon') runs a benchmark", async (t) => {
   t.equal(got.total, 50, 'result.requests.total')
   t.equal(got.errors, 0)
   t.equal(got.resolved, path.join(fs.realpathSync(shared.app), 'node_modules', 'autocannon', 'autocannon.js'))
-  t.same(got.helpers, ['function', 'function', 'function', 'function'])
+  t.same(got.helpers, ['function', 'function', 'function', 'function', 'function', 'function'])
   t.equal(got.version, pkg.version, "require('autocannon/package.json')")
   t.ok(got.printResultPath, "require('autocannon/lib/printResult') is printResult, as scripts written for autocannon expect")
   t.ok(got.aggregateResultPath, "require('autocannon/lib/aggregateResult') is aggregateResult")
