@@ -109,3 +109,13 @@ t.test('credentials are masked in any text', async (t) => {
   t.notMatch(opt.message, /hunter2/)
   t.notMatch(opt.detail, /hunter2/)
 })
+
+t.test('the shipped types list the raised and counted codes of the registry', async (t) => {
+  const types = fs.readFileSync(path.join(__dirname, '..', 'types', 'index.d.ts'), 'utf8')
+  const union = (name) => {
+    const m = new RegExp(`type ${name} =([\\s\\S]*?)\\n\\n`).exec(types)
+    return m ? [...m[1].matchAll(/'(AC_[A-Z_]+)'/g)].map((x) => x[1]).sort() : []
+  }
+  t.same(union('RaisedErrorCode'), Object.keys(errors.RAISED).sort(), 'RaisedErrorCode')
+  t.same(union('CountedErrorCode'), Object.keys(errors.COUNTED).sort(), 'CountedErrorCode')
+})

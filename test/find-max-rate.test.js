@@ -19,12 +19,21 @@ function capacityServer (t, mode, value) {
   })
 }
 
+// Searches take tens of seconds each (the runner hears of a longer limit
+// only from the comment; see test/package.test.js).
+const TIMEOUT = 8 * 60 * 1000
+t.setTimeout(TIMEOUT)
+t.comment(`timeout=${TIMEOUT}`)
+
 const within = (value, target, fraction) => Math.abs(value - target) <= target * fraction
 
-t.test('finds the capacity of a queue served at 1000 req/s, under p99 < 50 ms', async (t) => {
+// Above C the queue grows without bound: the achieved rate falls short of
+// the target and latency climbs. A generous latency bound keeps the test
+// about the search, not about a shared machine's scheduling hiccups.
+t.test('finds the capacity of a queue served at 1000 req/s, under p99 < 250 ms', async (t) => {
   const C = 1000
   const url = await capacityServer(t, 'queue', C)
-  const search = autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 50ms'], stepDuration: 2 })
+  const search = autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 250ms'], stepDuration: 2 })
   const steps = []
   search.on('step', (step) => steps.push(step))
   const out = await search
@@ -42,7 +51,7 @@ t.test('finds the capacity of a queue served at 1000 req/s, under p99 < 50 ms', 
     t.type(step.result.histograms.latency, 'string', `step ${step.target}: its histograms are kept`)
     t.ok(step.result.rate.target === step.target, 'each step\'s result is its own window')
   }
-  t.match(s.sentence, /^Sustains [\d,]+ req\/s at 20 connections with p99 < 50 ms/)
+  t.match(s.sentence, /^Sustains [\d,]+ req\/s at 20 connections with p99 < 250 ms/)
 })
 
 t.test('finds the rate above which a server answers 503', async (t) => {
@@ -65,7 +74,7 @@ t.test('bad input is refused before anything runs', async (t) => {
 
 t.test('CLI: a live step table, the closing sentence, -j the whole search', async (t) => {
   const url = await capacityServer(t, 'errors', 300)
-  const out = await run(['--findMaxRate', '--slo', 'non2xx<1%', '-c', '4,8', '--stepDuration', '1', '-j', '-V', url])
+  const out = await run(['--findMaxRate', '--slo', 'non2xx<1%', '-c', '4,8', '--stepDuration', '1', '-j', '-V', url], { timeoutMs: 240000 })
   t.equal(out.code, 0, out.stderr)
   const search = JSON.parse(out.stdout)
   t.same(search.searches.map((s) => s.connections), [4, 8], 'one search per connection count')

@@ -447,10 +447,12 @@ declare namespace autocannon {
     | 'AC_INVALID_ARGUMENT'
     | 'AC_CONFLICTING_OPTIONS'
     | 'AC_FILE_UNREADABLE'
+    | 'AC_FILE_UNWRITABLE'
     | 'AC_INVALID_TLS_FILE'
     | 'AC_TOO_MANY_CONNECTIONS'
     | 'AC_TOO_MANY_WORKERS'
     | 'AC_WORKER_FAILED'
+    | 'AC_NOT_A_RESULT'
     | 'AC_NO_RESPONSE'
 
   /**
