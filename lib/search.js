@@ -35,6 +35,7 @@ const DEFAULTS = Object.freeze({
 // Planned durations aim for this many times the samples the tail needs, so
 // that a step a little short of its plan is still conclusive.
 const SAMPLE_MARGIN = 1.1
+const MIN_STEP_REQUESTS = 200
 
 function positive (name, value, { integer = false, max = Infinity } = {}) {
   if (typeof value !== 'number' || !(value > 0) || value > max || (integer && !Number.isInteger(value))) {
@@ -139,6 +140,10 @@ function failedText (record) {
 function createSearch (opts) {
   const cfg = searchOptions(opts)
   const need = samplesNeeded(cfg.slos, cfg.minTailSamples)
+  // Whatever the SLOs, a step of a few dozen requests is decided by its
+  // edges (responses of the warm-up landing in it, its own last ones
+  // landing after it), not by the server: plan at least this many.
+  const planned = Math.max(need, MIN_STEP_REQUESTS)
   const state = {
     phase: 'low', // low → upper → bisect ⇄ confirm
     pending: null,
@@ -163,7 +168,7 @@ function createSearch (opts) {
   // at least confirmDuration.
   function durationFor (rate, base) {
     const cap = Math.max(cfg.maxStepDuration, base)
-    return Math.min(cap, Math.max(base, Math.ceil(need * SAMPLE_MARGIN / rate)))
+    return Math.min(cap, Math.max(base, Math.ceil(planned * SAMPLE_MARGIN / rate)))
   }
 
   function makeStep (rate, kind) {
