@@ -158,8 +158,10 @@ t.test('files: -i body, -F form, --har, --cert/--key/--ca', async (t) => {
     return p
   }
   const body = file('body.bin', Buffer.from([0, 1, 2, 255]))
-  t.same(parse(['-i', body, URL_]).body, Buffer.from([0, 1, 2, 255]), '-i reads the file as bytes')
+  t.same(parse(['-i', body, URL_]).body, Buffer.from([0, 1, 2, 255]), '-i keeps a file that is not UTF-8 as bytes')
   t.same(parse(['--input', body, URL_]).body, Buffer.from([0, 1, 2, 255]))
+  const text = file('body.json', '\ufeff{"name": "héllo 日本"}\n')
+  t.equal(parse(['-i', text, URL_]).body, '\ufeff{"name": "héllo 日本"}\n', '-i gives UTF-8 text as a string (BOM and all, as autocannon reads it)')
 
   const form = { a: { type: 'text', value: 'x' } }
   t.match(parse(['-F', JSON.stringify(form), URL_]), { form, method: 'POST' }, 'a form is posted')

@@ -7,6 +7,7 @@
 
 const fs = require('fs')
 const path = require('path')
+const { isUtf8 } = require('buffer')
 const { raise } = require('../errors')
 const { maskSecrets } = require('../redact')
 const { parseDuration, hasNoHost } = require('../config')
@@ -380,7 +381,11 @@ function parseArguments (argv, env = process.env) {
     throw raise('AC_CONFLICTING_OPTIONS', `${bodies.map(describe).join(' and ')} cannot be used together: each one is the request body (use one)`)
   }
   if (opts.input !== undefined) {
-    opts.body = readFile('input file', opts.input)
+    // A string, as autocannon's parseArguments gives it (scripts compare
+    // or concatenate it); a file that is not UTF-8 text stays a Buffer, so
+    // a binary body is sent byte for byte instead of with U+FFFD in it.
+    const bytes = readFile('input file', opts.input)
+    opts.body = isUtf8(bytes) ? bytes.toString('utf8') : bytes
     delete opts.input
   }
   if (opts.form !== undefined) opts.form = parseForm(opts.form)
