@@ -114,14 +114,29 @@ t.test('headers: repeated, K=V and "K: V", values with = and :', async (t) => {
   const opts = parse(['-H', 'X-A=1', '-H', 'X-B: two words', '--headers', 'Cookie=a=b; c=d', '--header', 'Authorization: Bearer abc==', '-H', 'X-Url=http://x:1/', URL_])
   t.same(opts.headers, {
     'X-A': '1',
-    'X-B': 'two words',
+    'X-B': ' two words',
     Cookie: 'a=b; c=d',
-    Authorization: 'Bearer abc==',
+    Authorization: ' Bearer abc==',
     'X-Url': 'http://x:1/'
   })
   t.equal(opts.url, URL_, 'the URL after -H is not taken as another header')
   t.throws(() => parse(['-H', 'nothing', URL_]), { message: 'An HTTP header was not correctly formatted: "nothing" (use -H name=value or -H "name: value")' })
   t.throws(() => parse(['-H', '=x', URL_]), /not correctly formatted/)
+})
+
+t.test('-i and -H give what autocannon\'s own parseArguments gives', async (t) => {
+  const upstream = require('autocannon-upstream').parseArguments
+  const dir = tmpdir(t)
+  const text = path.join(dir, 'body.txt')
+  fs.writeFileSync(text, '{"a": "é"}\n\tline 2 ')
+  const headers = ['K: V', 'X-A=1', 'X-B:  two  words  ', 'Cookie=a=b; c=d', 'Authorization: Bearer abc==', 'X-Url=http://x:1/',
+    'X-Colon:a:b', 'X-Eq=a=b', 'X-Empty=', 'X-Empty2:', 'X-Tab:\tv', 'X-Utf8: 日本']
+  const args = ['-i', text, ...headers.flatMap((h) => ['-H', h]), URL_]
+  const theirs = upstream(args)
+  const ours = parse(args)
+  t.same(ours.headers, theirs.headers, 'the same header names and values, whitespace and all')
+  t.equal(typeof ours.body, 'string')
+  t.equal(ours.body, theirs.body, 'the same body string')
 })
 
 t.test('--warmup [ -c -d ] sub-arguments', async (t) => {

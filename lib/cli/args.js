@@ -168,7 +168,10 @@ function list (value) {
 }
 
 // `-H K=V` and `-H "K: V"`: the name ends at the first ':' or '=', so
-// values may contain either.
+// values may contain either. The value is the rest of the text as it is,
+// as autocannon's parseArguments returns it (" V" for "K: V"): scripts
+// that read opts.headers get the same strings, and on the wire the space
+// is the optional whitespace after the colon, which servers drop.
 function parseHeaders (values) {
   const headers = {}
   for (const header of values) {
@@ -181,7 +184,7 @@ function parseHeaders (values) {
       // Only the start of it: a malformed header may still hold a secret.
       throw argument(`An HTTP header was not correctly formatted: "${text.slice(0, 12)}${text.length > 12 ? '…' : ''}" (use -H name=value or -H "name: value")`)
     }
-    headers[name] = text.slice(at + 1).trim()
+    headers[name] = text.slice(at + 1)
   }
   return headers
 }
