@@ -76,13 +76,18 @@ function show (value) {
   }
 }
 
+// lead: autocannon's own wording for this failure, when it has one that
+// users match in scripts ("Missing key 'path' in form object for key 'f'"):
+// the message starts with it and goes on with ours.
 class InvalidOptionError extends AutocannonError {
-  constructor (option, value, expected) {
-    super('AC_INVALID_OPTION', `invalid option "${option}": ${show(value)} ${expected}`)
+  constructor (option, value, expected, lead) {
+    const ours = `invalid option "${option}": ${show(value)} ${expected}`
+    super('AC_INVALID_OPTION', lead ? `${lead}: ${ours}` : ours)
     this.name = 'InvalidOptionError'
     this.option = option
     // What follows the option's name, for the CLI to put after its flag.
     this.detail = maskSecrets(`${show(value)} ${expected}`)
+    if (lead) this.lead = lead
   }
 }
 
