@@ -24,6 +24,7 @@ const RAISED = {
   AC_TOO_MANY_CONNECTIONS: 'More connections than the open-file limit (ulimit -n) or the local ports for one target allow.',
   AC_TOO_MANY_WORKERS: 'More workers than connections (each worker needs one), or than requests in an amount run.',
   AC_WORKER_FAILED: 'A worker thread stopped with an error.',
+  AC_NOT_WITH_WORKERS: 'Something that cannot cross to worker threads was asked for with workers: a listener for the instance\'s \'response\' event (thrown by instance.on).',
   AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.'
 }
 
