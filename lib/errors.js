@@ -35,6 +35,7 @@ const COUNTED = {
   AC_SOCKET_HANG_UP: ['read', 'The server closed the connection with requests in flight, without announcing it.'],
   AC_UNEXPECTED_RESPONSE: ['parse', 'A response arrived for no request; the connection is closed (its requests in flight are lost).'],
   AC_BODY_TOO_LARGE: ['parse', 'A body that a hook, verifyBody or expectBody needs was larger than `maxBodySize`.'],
+  AC_PROXY_REFUSED: ['connect', 'The proxy (--proxy) refused: it answered CONNECT with other than 2xx (407, 502…), closed the tunnel before answering, or answered 407 to an http request.'],
   AC_HOOK_ERROR: ['hook', 'A setupRequest hook threw, rejected or returned something that cannot be sent: that request is not sent.'],
   // An error that came without a code: counted as connect or read by when it happened.
   AC_UNKNOWN: [null, 'An error without a code of its own (its message is passed to reqError and --debug).']

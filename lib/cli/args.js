@@ -58,6 +58,7 @@ const OPTIONS = {
   cert: { kind: 'string' },
   key: { kind: 'string' },
   ca: { kind: 'list' },
+  proxy: { kind: 'string' },
   debug: { kind: 'boolean' },
   version: { alias: 'v', kind: 'boolean' },
   // No yargs default: an explicit -V brings the tables back under -j.
