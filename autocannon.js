@@ -7,6 +7,7 @@
 const { EventEmitter } = require('events')
 const { buildConfig } = require('./lib/config')
 const { aggregateResult } = require('./lib/result')
+const { raise } = require('./lib/errors')
 
 class Instance extends EventEmitter {
   constructor () {
@@ -17,7 +18,15 @@ class Instance extends EventEmitter {
     this.outcome = null
     this.waiters = []
     this.on('newListener', (name) => {
-      if (name === 'response' && this.run) this.run.emitResponses = true
+      if (name !== 'response') return
+      // Responses happen in the worker threads, with a client that cannot
+      // be sent here: refused where the listener is added rather than
+      // never called (autocannon calls it never).
+      if (this.opts !== null && this.opts.workers) {
+        throw raise('AC_NOT_WITH_WORKERS', 'the \'response\' event cannot be used with workers: each response happens in a worker thread, with a client that stays there. ' +
+          'Listen on the clients in a setupClient file (client.on(\'response\', …)), which runs in every worker, or run without workers')
+      }
+      if (this.run) this.run.emitResponses = true
     })
   }
 

@@ -82,7 +82,8 @@ class Client extends EventEmitter {
       headers: run.baseHeaders,
       body: run.baseBody,
       host: target.host,
-      auth: target.auth
+      auth: target.auth,
+      absoluteForm: target.absoluteForm
     }, run.requestsFor(target), { idReplacement: config.idReplacement, initialContext: config.initialContext })
     this.sequence.onReset = () => {
       this.recorder.resets++
@@ -154,11 +155,23 @@ class Client extends EventEmitter {
     this.countedFailure = false
     this.sentOnSocket = 0
     this.connectStartedAt = performance.now()
-    const socket = this.connect(this)
+    this.attach(this.connect(this))
+  }
+
+  attach (socket) {
     this.socket = socket
     socket.on('error', (err) => this.onSocketError(socket, err))
     socket.on('end', () => this.onSocketEnd(socket))
     socket.on('close', () => this.onSocketClose(socket))
+  }
+
+  // A transport whose socket is replaced once it is ready (a proxy's
+  // tunnel that becomes TLS): events of the old one are ignored from then
+  // on. False when the client has moved on (stopped, failed, timed out).
+  upgrade (from, to) {
+    if (this.socket !== from || this.stopped) return false
+    this.attach(to)
+    return true
   }
 
   onConnect () {
@@ -574,4 +587,17 @@ class Client extends EventEmitter {
   }
 }
 
-module.exports = { Client }
+// Through an HTTP proxy (an http target, requests in absolute form), a 407
+// is the proxy refusing us, not the target answering: the connection fails
+// as a refused tunnel does (AC_PROXY_REFUSED), so a run with wrong
+// credentials ends in errors, not in responses. A subclass, so that a run
+// without a proxy runs the same code as before.
+class ProxiedClient extends Client {
+  onMessageComplete (status, bytes, close) {
+    if (status !== 407 || this.inFlight === 0) return super.onMessageComplete(status, bytes, close)
+    this.parser.abort()
+    this.fail(require('./proxy').refusedRequest(this.target))
+  }
+}
+
+module.exports = { Client, ProxiedClient }

@@ -49,6 +49,10 @@ const DEFAULTS = Object.freeze({
   maxBodySize: 10 * 1024 * 1024,
   // Expressions such as "p99 < 200ms", held to the result (lib/thresholds.js).
   thresholds: undefined,
+  // An HTTP proxy URL, or "env" for HTTP_PROXY/HTTPS_PROXY/NO_PROXY: never
+  // read from the environment unless asked, since a benchmark that goes
+  // through a proxy measures the proxy.
+  proxy: undefined,
   debug: false
 })
 
@@ -127,7 +131,9 @@ function hasNoHost (href) {
   return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)
 }
 
-function parseTarget (raw, socketPath, credentials) {
+// proxyFor(url): the target's proxy (lib/proxy.js), or undefined to go
+// direct.
+function parseTarget (raw, socketPath, credentials, proxyFor) {
   if (typeof raw !== 'string' || raw.trim() === '') fail('url', raw, 'must be a non-empty string')
   let href = raw.trim()
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(href)) href = 'http://' + href
@@ -150,6 +156,7 @@ function parseTarget (raw, socketPath, credentials) {
     : undefined)
   // Brackets belong in the Host header and URL, not in the address we dial.
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  const proxy = proxyFor ? proxyFor(url) : undefined
   return Object.freeze({
     href: maskSecrets(url.href),
     origin: url.origin,
@@ -159,7 +166,13 @@ function parseTarget (raw, socketPath, credentials) {
     path: (url.pathname || '/') + url.search,
     host: hostHeader(url),
     auth,
-    socketPath
+    socketPath,
+    proxy,
+    // An http target through a proxy: its requests are built in absolute
+    // form, with the proxy's credentials (an https one is tunnelled).
+    absoluteForm: proxy !== undefined && !secure
+      ? Object.freeze({ origin: url.origin, proxyAuthorization: proxy.auth })
+      : undefined
   })
 }
 
@@ -267,8 +280,15 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) {
     fail('socketPath', socketPath, 'must be a path string')
   }
+  let proxy
+  if (opts.proxy !== undefined && opts.proxy !== null && opts.proxy !== false) {
+    if (socketPath !== undefined) {
+      throw raise('AC_CONFLICTING_OPTIONS', 'socketPath and proxy cannot be used together: a proxy is reached over TCP (use one of them)')
+    }
+    proxy = require('./proxy').proxySetting(opts.proxy, opts.proxyCredentials || undefined)
+  }
   const credentials = Array.isArray(opts.urlCredentials) ? opts.urlCredentials : []
-  const urls = Object.freeze(rawUrls.map((u, i) => parseTarget(u, socketPath, credentials[i] || undefined)))
+  const urls = Object.freeze(rawUrls.map((u, i) => parseTarget(u, socketPath, credentials[i] || undefined, proxy && proxy.forTarget)))
   const url = Array.isArray(opts.url) ? Object.freeze(opts.url.map(normaliseUrl)) : normaliseUrl(opts.url)
 
   const workers = optionalPositiveInteger(opts, 'workers')
@@ -327,6 +347,11 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     skipAggregateResult: !!opts.skipAggregateResult,
     maxBodySize: integer(opts, 'maxBodySize', 1),
     thresholds: checkThresholds(opts.thresholds),
+    // As output shows it: credentials masked, or "env".
+    proxy: proxy ? proxy.shown : undefined,
+    // The masked password's Proxy-Authorization, for workers that rebuild
+    // their config from this one (as urlCredentials).
+    proxyCredentials: proxy ? proxy.credentials : undefined,
     debug: !!opts.debug
   }
 

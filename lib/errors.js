@@ -26,6 +26,7 @@ const RAISED = {
   AC_TOO_MANY_WORKERS: 'More workers than connections (each worker needs one), or than requests in an amount run.',
   AC_WORKER_FAILED: 'A worker thread stopped with an error.',
   AC_NOT_A_RESULT: 'A file given to report, compare or merge is not a saved result, or lacks the histograms or series that command needs.',
+  AC_NOT_WITH_WORKERS: 'Something that cannot cross to worker threads was asked for with workers: a listener for the instance\'s \'response\' event (thrown by instance.on).',
   AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.'
 }
 
@@ -36,6 +37,7 @@ const COUNTED = {
   AC_SOCKET_HANG_UP: ['read', 'The server closed the connection with requests in flight, without announcing it.'],
   AC_UNEXPECTED_RESPONSE: ['parse', 'A response arrived for no request; the connection is closed (its requests in flight are lost).'],
   AC_BODY_TOO_LARGE: ['parse', 'A body that a hook, verifyBody or expectBody needs was larger than `maxBodySize`.'],
+  AC_PROXY_REFUSED: ['connect', 'The proxy (--proxy) refused: it answered CONNECT with other than 2xx (407, 502…), closed the tunnel before answering, or answered 407 to an http request.'],
   AC_HOOK_ERROR: ['hook', 'A setupRequest hook threw, rejected or returned something that cannot be sent: that request is not sent.'],
   // An error that came without a code: counted as connect or read by when it happened.
   AC_UNKNOWN: [null, 'An error without a code of its own (its message is passed to reqError and --debug).']
@@ -78,13 +80,18 @@ function show (value) {
   }
 }
 
+// lead: autocannon's own wording for this failure, when it has one that
+// users match in scripts ("Missing key 'path' in form object for key 'f'"):
+// the message starts with it and goes on with ours.
 class InvalidOptionError extends AutocannonError {
-  constructor (option, value, expected) {
-    super('AC_INVALID_OPTION', `invalid option "${option}": ${show(value)} ${expected}`)
+  constructor (option, value, expected, lead) {
+    const ours = `invalid option "${option}": ${show(value)} ${expected}`
+    super('AC_INVALID_OPTION', lead ? `${lead}: ${ours}` : ours)
     this.name = 'InvalidOptionError'
     this.option = option
     // What follows the option's name, for the CLI to put after its flag.
     this.detail = maskSecrets(`${show(value)} ${expected}`)
+    if (lead) this.lead = lead
   }
 }
 

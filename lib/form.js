@@ -15,8 +15,11 @@ function oneLine (message) {
   return message.replace(/\s+/g, ' ').trim()
 }
 
+// autocannon's message for a form it cannot read; ours follows it.
+const UNREADABLE = 'Invalid JSON or file where to get form data'
+
 function fail (value, expected) {
-  throw new InvalidOptionError('form', value, expected)
+  throw new InvalidOptionError('form', value, expected, UNREADABLE)
 }
 
 // The description as an object, and the directory relative file paths in
@@ -80,18 +83,18 @@ function buildForm (form) {
     if (type === 'text') {
       const value = spec.value
       if (value === undefined || value === null) {
-        throw new InvalidOptionError('form', spec, `(field "${field}") has type "text" but no "value"`)
+        throw new InvalidOptionError('form', spec, `(field "${field}") has type "text" but no "value"`, `Missing key 'value' in form object for key '${field}'`)
       }
       data.append(field, typeof value === 'string' ? value : (typeof value === 'object' ? JSON.stringify(value) : String(value)))
     } else if (type === 'file') {
       if (typeof spec.path !== 'string' || spec.path === '') {
-        throw new InvalidOptionError('form', spec, `(field "${field}") has type "file" but no "path"`)
+        throw new InvalidOptionError('form', spec, `(field "${field}") has type "file" but no "path"`, `Missing key 'path' in form object for key '${field}'`)
       }
       const { buffer, file } = readUpload(field, spec.path, dir)
       const options = spec.options && typeof spec.options === 'object' ? spec.options : {}
       data.append(field, buffer, { filename: path.basename(file), ...options })
     } else {
-      throw new InvalidOptionError('form', spec, `(field "${field}") needs a "type" of "text" or "file"`)
+      throw new InvalidOptionError('form', spec, `(field "${field}") needs a "type" of "text" or "file"`, 'A \'type\' key with value \'text\' or \'file\' should be specified')
     }
   }
   return { body: data.getBuffer(), headers: data.getHeaders() }

@@ -13,8 +13,13 @@ function oneLine (message) {
   return message.replace(/\s+/g, ' ').trim()
 }
 
-function fail (value, expected) {
-  throw new InvalidOptionError('har', value, expected)
+// autocannon's wording for a HAR it cannot read, and for one that is not
+// a HAR; ours follows it.
+const UNREADABLE = 'Failed to load HAR file content'
+const NOT_A_HAR = 'Could not parse HAR content'
+
+function fail (value, expected, lead = UNREADABLE) {
+  throw new InvalidOptionError('har', value, expected, lead)
 }
 
 // The HAR as an object: the parsed content, a JSON string, or a file path.
@@ -72,6 +77,41 @@ function bodyOf (postData) {
   return null
 }
 
+// The HAR's entries as { origin, request } with the request in our
+// `requests` form; throws an Error saying what is wrong when it is not a
+// HAR. (Also the CLI's check of --har, before anything runs.)
+function harEntries (har) {
+  if (!har || typeof har !== 'object' || !har.log || typeof har.log !== 'object' || !Array.isArray(har.log.entries)) {
+    throw new Error('it has no log.entries array')
+  }
+  if (har.log.entries.length === 0) throw new Error('log.entries is empty')
+  return har.log.entries.map((entry, i) => {
+    const where = `entry #${i + 1}`
+    if (!entry || typeof entry !== 'object' || !entry.request || typeof entry.request !== 'object') {
+      throw new Error(`${where} has no "request" object`)
+    }
+    const { method, url, headers, postData } = entry.request
+    if (typeof method !== 'string' || method === '') throw new Error(`${where} has no "method"`)
+    let parsed
+    try {
+      parsed = new URL(url)
+    } catch {
+      throw new Error(`${where} has an invalid "url": ${JSON.stringify(url)}`)
+    }
+    return {
+      origin: parsed.origin,
+      request: {
+        method: method.toUpperCase(),
+        path: (parsed.pathname || '/') + parsed.search,
+        headers: headersOf(headers, where),
+        // null, not undefined: a HAR request without a body has none,
+        // whatever the run's own body option says.
+        body: bodyOf(postData)
+      }
+    }
+  })
+}
+
 // har: parsed HAR (or JSON string / file path); targets: config.urls.
 // Returns Map(origin -> requests[]) for the targets' origins that the HAR
 // has entries for.
@@ -80,60 +120,35 @@ function requestsByOrigin (har, targets, { warn = defaultWarn } = {}) {
   const wanted = new Set(targets.map((t) => t.origin))
   const byOrigin = new Map()
   const skipped = new Map()
+  let entries
   try {
-    if (!har || typeof har !== 'object' || !har.log || typeof har.log !== 'object' || !Array.isArray(har.log.entries)) {
-      throw new Error('it has no log.entries array')
-    }
-    if (har.log.entries.length === 0) throw new Error('log.entries is empty')
-    har.log.entries.forEach((entry, i) => {
-      const where = `entry #${i + 1}`
-      if (!entry || typeof entry !== 'object' || !entry.request || typeof entry.request !== 'object') {
-        throw new Error(`${where} has no "request" object`)
-      }
-      const { method, url, headers, postData } = entry.request
-      if (typeof method !== 'string' || method === '') throw new Error(`${where} has no "method"`)
-      let parsed
-      try {
-        parsed = new URL(url)
-      } catch {
-        throw new Error(`${where} has an invalid "url": ${JSON.stringify(url)}`)
-      }
-      const origin = parsed.origin
-      if (!wanted.has(origin)) {
-        skipped.set(origin, (skipped.get(origin) || 0) + 1)
-        return
-      }
-      let list = byOrigin.get(origin)
-      if (list === undefined) byOrigin.set(origin, list = [])
-      list.push({
-        method: method.toUpperCase(),
-        path: (parsed.pathname || '/') + parsed.search,
-        headers: headersOf(headers, where),
-        // null, not undefined: a HAR request without a body has none,
-        // whatever the run's own body option says.
-        body: bodyOf(postData)
-      })
-    })
+    entries = harEntries(har)
   } catch (err) {
-    fail(typeof har === 'object' ? '(HAR content)' : har, `could not be parsed as a HAR: ${err.message}`)
+    fail(typeof har === 'object' ? '(HAR content)' : har, `is not a HAR: ${err.message}`, NOT_A_HAR)
   }
-  if (skipped.size > 0 || byOrigin.size < wanted.size) {
-    const parts = []
-    if (skipped.size > 0) {
-      parts.push('skipped HAR entries for other origins: ' +
-        [...skipped].map(([origin, n]) => `${origin} (${n} ${n === 1 ? 'entry' : 'entries'})`).join(', '))
+  for (const { origin, request } of entries) {
+    if (!wanted.has(origin)) {
+      skipped.set(origin, (skipped.get(origin) || 0) + 1)
+      continue
     }
-    const missing = [...wanted].filter((o) => !byOrigin.has(o))
-    if (missing.length > 0) parts.push(`no HAR entry for ${missing.join(', ')}: requesting the URL itself`)
-    warn(parts.join('; '))
+    let list = byOrigin.get(origin)
+    if (list === undefined) byOrigin.set(origin, list = [])
+    list.push(request)
   }
+  // autocannon's line per skipped origin, which scripts match, then ours.
+  const allowed = [...wanted].join(', ')
+  for (const [origin, n] of skipped) {
+    warn(`Warning: skipping requests to '${origin}' as the target is ${allowed} (${n} HAR ${n === 1 ? 'entry' : 'entries'})`)
+  }
+  const missing = [...wanted].filter((o) => !byOrigin.has(o))
+  if (missing.length > 0) warn(`autocannon: warning: no HAR entry for ${missing.join(', ')}: requesting the URL itself`)
   for (const list of byOrigin.values()) Object.freeze(list)
   return byOrigin
 }
 
-function defaultWarn (message) {
+function defaultWarn (line) {
   // Once per run: worker threads build the same map again, silently.
-  if (require('worker_threads').isMainThread) process.stderr.write(`autocannon: warning: ${message}\n`)
+  if (require('worker_threads').isMainThread) process.stderr.write(`${line}\n`)
 }
 
-module.exports = { requestsByOrigin, readHar }
+module.exports = { requestsByOrigin, readHar, harEntries }

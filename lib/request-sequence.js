@@ -143,7 +143,9 @@ function isHeadMethod (method) {
 }
 
 class RequestSequence {
-  // base: {method, path, headers, body, host, auth}; entries: requests[]
+  // base: {method, path, headers, body, host, auth, absoluteForm}; entries:
+  // requests[]. absoluteForm: the requests go to an HTTP proxy (see
+  // encodeRequest).
   constructor (base, entries, { idReplacement = false, initialContext } = {}) {
     this.base = base
     this.idReplacement = idReplacement
@@ -225,12 +227,12 @@ class RequestSequence {
     if (entry.setupRequest) return
     try {
       if (!entry.hasIds) {
-        entry.bytes = encodeRequest({ ...t, host: this.base.host })
+        entry.bytes = encodeRequest({ ...t, host: this.base.host }, this.base.absoluteForm)
       } else {
         // Encoded once with a marker where the ids go: each request is
         // then the parts joined by a fresh id (ids have a fixed length, so
         // Content-Length holds). latin1 keeps the bytes as they are.
-        const marked = encodeRequest({ ...replaceIds(t, ID_MARKER), host: this.base.host })
+        const marked = encodeRequest({ ...replaceIds(t, ID_MARKER), host: this.base.host }, this.base.absoluteForm)
         entry.idParts = marked.latin1Slice(0, marked.length).split(ID_MARKER)
       }
     } catch (err) {
@@ -307,7 +309,7 @@ class RequestSequence {
     // As autocannon does, ids replace the tags in what setupRequest returned.
     if (this.idReplacement) req = replaceIds(req, freshId())
     try {
-      return encodeRequest(req.host ? req : { ...req, host: this.base.host })
+      return encodeRequest(req.host ? req : { ...req, host: this.base.host }, this.base.absoluteForm)
     } catch (err) {
       this.restart()
       throw new HookError(entry.setupRequestName, 'returned a request that cannot be sent', err)

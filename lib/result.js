@@ -143,6 +143,9 @@ function aggregateResult (results, opts = {}) {
     title: opts.title,
     url: maskUrl(opts.url),
     socketPath: opts.socketPath,
+    // Set only with --proxy ("env", or the URL with its credentials masked):
+    // the figures are those of the target behind that proxy.
+    proxy: opts.proxy ? maskSecrets(opts.proxy) : undefined,
     connections: opts.connections === undefined ? 10 : opts.connections,
     sampleInt,
     pipelining: opts.pipelining === undefined ? 1 : opts.pipelining,

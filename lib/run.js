@@ -5,7 +5,7 @@
 // snapshot back when it is over.
 
 const { performance } = require('perf_hooks')
-const { Client } = require('./client')
+const { Client, ProxiedClient } = require('./client')
 const { Recorder } = require('./recorder')
 const { transportFor } = require('./transport')
 const { createScheduler } = require('./scheduler')
@@ -86,7 +86,8 @@ class Run {
     const urls = this.config.urls
     const to = Math.min(this.config.connections, this.clients.length + count)
     for (let i = this.clients.length; i < to; i++) {
-      const client = new Client(this, urls[i % urls.length], i)
+      const target = urls[i % urls.length]
+      const client = target.absoluteForm === undefined ? new Client(this, target, i) : new ProxiedClient(this, target, i)
       if (this.setupClient) this.setupClient(client)
       this.clients.push(client)
     }

@@ -27,7 +27,15 @@ function header (config, label) {
   text += `${config.connections} connections`
   if (config.pipelining > 1) text += ` with ${config.pipelining} pipelining factor`
   if (config.workers) text += `\n${config.workers} workers`
+  if (config.proxy) text += `\n${proxyLine(config)}`
   return text + '\n'
+}
+
+// Said up front: a run through a proxy measures the proxy too.
+function proxyLine (config) {
+  const proxies = [...new Set((config.urls || []).filter((t) => t.proxy).map((t) => t.proxy.href))]
+  if (proxies.length > 0) return `through proxy ${proxies.join(', ')}`
+  return 'no proxy: --proxy env found none for these targets (HTTP_PROXY, HTTPS_PROXY, NO_PROXY)'
 }
 
 // progress sizes the bar from `columns`, which is 0 on a terminal of

@@ -1,8 +1,9 @@
 'use strict'
 
 // The transport is chosen once per target: plain TCP (or a Unix socket)
-// reading into one shared buffer, or TLS. Either way the client sees
-// onData(buf, start, end) and the socket's 'connect' moment.
+// reading into one shared buffer, or TLS, directly or through a proxy.
+// Either way the client sees onData(buf, start, end) and the socket's
+// 'connect' moment.
 
 const net = require('net')
 
@@ -50,14 +51,23 @@ function secure (target, client, tlsConfig) {
   return socket
 }
 
-// Returns connect(client) for one target.
+// Returns connect(client) for one target. Through a proxy (target.proxy,
+// --proxy) only this step changes: an http target's requests were built in
+// absolute form, so its connections just go to the proxy; an https target
+// gets a CONNECT tunnel with TLS inside (lib/proxy.js).
 function transportFor (target, config) {
-  if (!target.secure) return (client) => plain(target, client)
+  const proxy = target.proxy
+  if (!target.secure) {
+    if (proxy === undefined) return (client) => plain(target, client)
+    const to = { hostname: proxy.hostname, port: proxy.port, socketPath: undefined }
+    return (client) => plain(to, client)
+  }
   const tlsConfig = {
     options: config.tlsOptions || {},
     servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
     session: undefined
   }
+  if (proxy !== undefined) return require('./proxy').tunnelTransport(target, proxy, tlsConfig)
   return (client) => secure(target, client, tlsConfig)
 }
 

@@ -114,14 +114,29 @@ t.test('headers: repeated, K=V and "K: V", values with = and :', async (t) => {
   const opts = parse(['-H', 'X-A=1', '-H', 'X-B: two words', '--headers', 'Cookie=a=b; c=d', '--header', 'Authorization: Bearer abc==', '-H', 'X-Url=http://x:1/', URL_])
   t.same(opts.headers, {
     'X-A': '1',
-    'X-B': 'two words',
+    'X-B': ' two words',
     Cookie: 'a=b; c=d',
-    Authorization: 'Bearer abc==',
+    Authorization: ' Bearer abc==',
     'X-Url': 'http://x:1/'
   })
   t.equal(opts.url, URL_, 'the URL after -H is not taken as another header')
   t.throws(() => parse(['-H', 'nothing', URL_]), { message: 'An HTTP header was not correctly formatted: "nothing" (use -H name=value or -H "name: value")' })
   t.throws(() => parse(['-H', '=x', URL_]), /not correctly formatted/)
+})
+
+t.test('-i and -H give what autocannon\'s own parseArguments gives', async (t) => {
+  const upstream = require('autocannon-upstream').parseArguments
+  const dir = tmpdir(t)
+  const text = path.join(dir, 'body.txt')
+  fs.writeFileSync(text, '{"a": "é"}\n\tline 2 ')
+  const headers = ['K: V', 'X-A=1', 'X-B:  two  words  ', 'Cookie=a=b; c=d', 'Authorization: Bearer abc==', 'X-Url=http://x:1/',
+    'X-Colon:a:b', 'X-Eq=a=b', 'X-Empty=', 'X-Empty2:', 'X-Tab:\tv', 'X-Utf8: 日本']
+  const args = ['-i', text, ...headers.flatMap((h) => ['-H', h]), URL_]
+  const theirs = upstream(args)
+  const ours = parse(args)
+  t.same(ours.headers, theirs.headers, 'the same header names and values, whitespace and all')
+  t.equal(typeof ours.body, 'string')
+  t.equal(ours.body, theirs.body, 'the same body string')
 })
 
 t.test('--warmup [ -c -d ] sub-arguments', async (t) => {
@@ -158,8 +173,10 @@ t.test('files: -i body, -F form, --har, --cert/--key/--ca', async (t) => {
     return p
   }
   const body = file('body.bin', Buffer.from([0, 1, 2, 255]))
-  t.same(parse(['-i', body, URL_]).body, Buffer.from([0, 1, 2, 255]), '-i reads the file as bytes')
+  t.same(parse(['-i', body, URL_]).body, Buffer.from([0, 1, 2, 255]), '-i keeps a file that is not UTF-8 as bytes')
   t.same(parse(['--input', body, URL_]).body, Buffer.from([0, 1, 2, 255]))
+  const text = file('body.json', '\ufeff{"name": "héllo 日本"}\n')
+  t.equal(parse(['-i', text, URL_]).body, '\ufeff{"name": "héllo 日本"}\n', '-i gives UTF-8 text as a string (BOM and all, as autocannon reads it)')
 
   const form = { a: { type: 'text', value: 'x' } }
   t.match(parse(['-F', JSON.stringify(form), URL_]), { form, method: 'POST' }, 'a form is posted')
@@ -167,8 +184,11 @@ t.test('files: -i body, -F form, --har, --cert/--key/--ca', async (t) => {
   const formFile = file('form.json', JSON.stringify(form))
   t.equal(parse(['--form', formFile, URL_]).form, formFile, 'a form file is checked and passed by path')
 
-  const har = { log: { entries: [] } }
+  const har = { log: { entries: [{ request: { method: 'GET', url: URL_ + '/x', headers: [] } }] } }
   t.same(parse(['--har', file('x.har', JSON.stringify(har)), URL_]).har, har)
+  // Checked here, as autocannon's parseArguments checks it, with its wording first.
+  t.throws(() => parse(['--har', file('empty.har', JSON.stringify({ log: { entries: [] } })), URL_]),
+    { message: `Failed to load HAR file content: Could not parse HAR content: log.entries is empty (--har ${path.join(dir, 'empty.har')})`, code: 'AC_FILE_UNREADABLE' })
 
   const pki = makePki(dir)
   const [cert, key, a, b] = [pki.client.cert, pki.client.key, pki.ca, pki.otherCa]
@@ -224,21 +244,21 @@ t.test('bad input: one-line errors', async (t) => {
     [['-R', 'fast', URL_], 'Invalid value for -R/--overallRate: "fast" is not a number'],
     [['-d', 'forever', URL_], 'Invalid value for -d/--duration: "forever" is not a number of seconds or a timestring such as 10s or 2m'],
     [['-i', path.join(dir, 'missing.txt'), URL_], `Failed to load input file: ENOENT: no such file or directory, open '${path.join(dir, 'missing.txt')}'`],
-    [['--har', path.join(dir, 'missing.har'), URL_], `Failed to load HAR file: ENOENT: no such file or directory, open '${path.join(dir, 'missing.har')}'`],
-    [['--har', bad, URL_], /^Failed to load HAR file: .*bad\.json is not valid JSON: /],
+    [['--har', path.join(dir, 'missing.har'), URL_], `Failed to load HAR file content: ENOENT: no such file or directory, open '${path.join(dir, 'missing.har')}'`],
+    [['--har', bad, URL_], /^Failed to load HAR file content: .*bad\.json is not valid JSON: /],
     [['--cert', path.join(dir, 'c.pem'), URL_], `Failed to load cert file: ENOENT: no such file or directory, open '${path.join(dir, 'c.pem')}'`],
     [['--key', path.join(dir, 'k.pem'), URL_], /^Failed to load key file: ENOENT/],
     [['--ca', path.join(dir, 'a.pem'), URL_], /^Failed to load ca file: ENOENT/],
-    [['-F', '{ "a": ', URL_], /^Invalid JSON in -F\/--form: /],
-    [['-F', bad, URL_], /^Invalid JSON in form file .*bad\.json: /],
-    [['-F', path.join(dir, 'nope.json'), URL_], /^Failed to load form file: ENOENT/],
+    [['-F', '{ "a": ', URL_], /^Invalid JSON or file where to get form data: -F\/--form is not valid JSON: /],
+    [['-F', bad, URL_], /^Invalid JSON or file where to get form data: the -F\/--form file .*bad\.json is not valid JSON: /],
+    [['-F', path.join(dir, 'nope.json'), URL_], /^Invalid JSON or file where to get form data: -F\/--form file: ENOENT/],
     [['http://'], 'Invalid URL "http://": no host (e.g. http://127.0.0.1:3000/path)'],
     [['http:///path'], 'Invalid URL "http:///path": no host (e.g. http://127.0.0.1:3000/path)'],
     [['http://user:secretpass@127.0.0 .1:3000/'], 'Invalid URL "http://user:***@127.0.0 .1:3000/"'],
     [['http://tok3n@exa mple.com/'], 'Invalid URL "http://***@exa mple.com/"'],
     [['-d', '-1', URL_], 'Invalid value for -d/--duration: "-1" is not a number of seconds or a timestring such as 10s or 2m'],
-    [['-F', '[1,2]', URL_], /^Invalid value for -F\/--form: \[1,2\] is not a JSON object of form fields/],
-    [['-F', '"x"', URL_], /^Invalid value for -F\/--form: "x" is not a JSON object/],
+    [['-F', '[1,2]', URL_], /^Invalid JSON or file where to get form data: -F\/--form \[1,2\] is not a JSON object of form fields/],
+    [['-F', '"x"', URL_], /^Invalid JSON or file where to get form data: -F\/--form "x" is not a JSON object/],
     [['-b', 'x', '-F', '{}', URL_], '-b/--body and -F/--form cannot be used together: each one is the request body (use one)'],
     [['-b', 'x', '-i', bad, URL_], '-b/--body and -i/--input cannot be used together: each one is the request body (use one)'],
     [['-H', 'Authorization Bearer s3cret', URL_], /^An HTTP header was not correctly formatted: "Authorizatio…"/],

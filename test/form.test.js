@@ -110,6 +110,42 @@ t.test('bad forms: clear errors naming the field or the file', async (t) => {
   await t.rejects(autocannon({ url, form: { f: { type: 'file' } } }), /field "f"\) has type "file" but no "path"/)
 })
 
+// Scripts match autocannon's messages: ours start with them, word for word.
+t.test('bad forms: messages start with autocannon\'s wording', async (t) => {
+  const url = 'http://127.0.0.1:1'
+  const cases = [
+    [{ f: { value: 'x' } }, "A 'type' key with value 'text' or 'file' should be specified"],
+    [{ f: { type: 'text' } }, "Missing key 'value' in form object for key 'f'"],
+    [{ up: { type: 'file' } }, "Missing key 'path' in form object for key 'up'"],
+    ['{ "a": ', 'Invalid JSON or file where to get form data'],
+    ['/no/such/form.json', 'Invalid JSON or file where to get form data']
+  ]
+  for (const [form, wording] of cases) {
+    const err = await autocannon({ url, form }).catch((e) => e)
+    t.equal(err.code, 'AC_INVALID_OPTION')
+    t.ok(err.message.startsWith(wording + ': '), err.message)
+    // autocannon 9 says the same for the same form.
+    t.throws(() => require('autocannon-upstream/lib/multipart')(form), { message: wording }, `autocannon: ${wording}`)
+  }
+})
+
+t.test('CLI: bad -F options start with autocannon\'s wording', { skip: skipCli }, async (t) => {
+  const dir = tempDir(t)
+  const url = 'http://127.0.0.1:1'
+  const cases = [
+    [['-F', '{"f":{"type":"text"}}'], "Missing key 'value' in form object for key 'f': invalid value for -F/--form: "],
+    [['-F', '{"f":{"type":"file"}}'], "Missing key 'path' in form object for key 'f': invalid value for -F/--form: "],
+    [['-F', '{"f":{"value":"x"}}'], "A 'type' key with value 'text' or 'file' should be specified: invalid value for -F/--form: "],
+    [['-F', '{"f": '], 'Invalid JSON or file where to get form data: -F/--form is not valid JSON: '],
+    [['-F', 'nope.json'], 'Invalid JSON or file where to get form data: -F/--form file: ENOENT']
+  ]
+  for (const [args, start] of cases) {
+    const run = await cli([url, '-a', '1', ...args], { cwd: dir })
+    t.equal(run.code, 1)
+    t.ok(run.stderr.startsWith(start) && run.stderr.split('\n').length === 2, run.stderr)
+  }
+})
+
 t.test('CLI: -F with a JSON string and with a JSON file', { skip: skipCli }, async (t) => {
   const dir = fixtures(t)
   const { url, seen } = await recordingServer(t)

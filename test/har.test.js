@@ -88,7 +88,8 @@ t.test('replays the entries for the URL\'s origin, in order; other domains skipp
   t.equal(seen[1].headers['content-length'], String('{"user":"jane"}'.length), 'Content-Length is computed, not copied')
   const lines = stderr.trim().split('\n')
   t.equal(lines.length, 1, 'one warning line')
-  t.match(lines[0], /warning: skipped HAR entries for other origins: https:\/\/cdn\.example\.net \(2 entries\)/)
+  t.equal(lines[0], `Warning: skipping requests to 'https://cdn.example.net' as the target is http://127.0.0.1:${port} (2 HAR entries)`,
+    'autocannon\'s warning, then how many entries')
 })
 
 t.test('several URLs: each origin gets its own entries and Host', async (t) => {
@@ -108,7 +109,11 @@ t.test('a HAR with nothing for the target says so and requests the URL itself', 
   const { value: result, stderr } = await captureStderr(() => autocannon({ url: url + '/plain', connections: 1, amount: 2, har: makeHar('https://a.example.org') }))
   t.equal(result.requests.total, 2)
   t.same(seen.map((r) => r.url), ['/plain', '/plain'])
-  t.match(stderr, /https:\/\/a\.example\.org \(3 entries\), https:\/\/cdn\.example\.net \(2 entries\); no HAR entry for http:\/\/127\.0\.0\.1:\d+/)
+  t.same(stderr.trim().split('\n'), [
+    `Warning: skipping requests to 'https://a.example.org' as the target is ${url} (3 HAR entries)`,
+    `Warning: skipping requests to 'https://cdn.example.net' as the target is ${url} (2 HAR entries)`,
+    `autocannon: warning: no HAR entry for ${url}: requesting the URL itself`
+  ])
 })
 
 t.test('a HAR file path works too; bad HARs give clear errors', async (t) => {
@@ -121,9 +126,9 @@ t.test('a HAR file path works too; bad HARs give clear errors', async (t) => {
 
   const notJson = path.join(dir, 'broken.har')
   fs.writeFileSync(notJson, '<html>not a har</html>')
-  await t.rejects(autocannon({ url, har: notJson }), { message: /har.*broken\.har.*is not valid JSON/, code: 'AC_INVALID_OPTION' })
-  await t.rejects(autocannon({ url, har: path.join(dir, 'missing.har') }), /missing\.har.*does not exist/)
-  await t.rejects(autocannon({ url, har: { log: {} } }), /could not be parsed as a HAR: it has no log\.entries array/)
+  await t.rejects(autocannon({ url, har: notJson }), { message: /^Failed to load HAR file content: .*har.*broken\.har.*is not valid JSON/, code: 'AC_INVALID_OPTION' })
+  await t.rejects(autocannon({ url, har: path.join(dir, 'missing.har') }), /^Failed to load HAR file content: .*missing\.har.*does not exist/)
+  await t.rejects(autocannon({ url, har: { log: {} } }), /^Could not parse HAR content: .*is not a HAR: it has no log\.entries array/)
   const bad = makeHar(url)
   bad.log.entries[2].request.headers = 'nope'
   await t.rejects(autocannon({ url, har: bad }), /entry #3: "headers" is not an array/)
@@ -149,11 +154,15 @@ t.test('CLI: --har replays the file and warns about other domains', { skip: skip
   t.equal(jsonResult(run.stdout).requests.total, 6)
   t.same(seen.map((r) => [r.method, r.url, r.body.toString(), r.headers.accept]), [...EXPECTED, ...EXPECTED])
   t.ok(seen.every((r) => r.headers['x-extra'] === 'yes'))
-  t.match(run.stderr, /skipped HAR entries for other origins: https:\/\/cdn\.example\.net/)
+  t.match(run.stderr, /^Warning: skipping requests to 'https:\/\/cdn\.example\.net' as the target is http:\/\/127\.0\.0\.1:\d+ \(2 HAR entries\)$/m)
 
   fs.writeFileSync(path.join(dir, 'broken.har'), 'this is not json')
   const bad = await cli([url, '-a', '1', '--har', 'broken.har'], { cwd: dir })
-  t.not(bad.code, 0)
-  t.match(bad.stderr, /broken\.har/)
-  t.match(bad.stderr, /JSON/)
+  t.equal(bad.code, 1)
+  t.match(bad.stderr, /^Failed to load HAR file content: broken\.har is not valid JSON: .+\n$/)
+
+  fs.writeFileSync(path.join(dir, 'empty.har'), JSON.stringify({ log: { entries: [] } }))
+  const empty = await cli([url, '-a', '1', '--har', 'empty.har'], { cwd: dir })
+  t.equal(empty.code, 1)
+  t.equal(empty.stderr, 'Failed to load HAR file content: Could not parse HAR content: log.entries is empty (--har empty.har)\n')
 })

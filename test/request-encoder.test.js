@@ -6,6 +6,7 @@
 const t = require('tap')
 const { encodeRequest, hostHeader, isToken, isValidHeaderValue } = require('../lib/request-encoder')
 const { InvalidOptionError } = require('../lib/errors')
+const { RequestSequence } = require('../lib/request-sequence')
 
 const latin1 = (buf) => buf.toString('latin1')
 
@@ -425,4 +426,35 @@ t.test('isValidHeaderValue: visible characters, SP, HTAB and anything beyond ASC
   for (const s of ['\u0100', '\u010a', '\u2028', '日本', '😀', '\ud800']) {
     t.equal(isValidHeaderValue(s), true, show(s))
   }
+})
+
+// ---------------------------------------------------------------------------
+// through an HTTP proxy (--proxy)
+
+const basic = (user, pass) => 'Basic ' + Buffer.from(`${user}:${pass}`).toString('base64')
+
+t.test('absolute form, for an HTTP proxy: decided when the bytes are built', async (t) => {
+  const form = { origin: 'http://a.test:81', proxyAuthorization: basic('u', 'p') }
+  const bytes = encodeRequest({ method: 'GET', path: '/x?y=1', host: 'a.test:81', headers: { Accept: '*/*' } }, form)
+  t.equal(bytes.toString('latin1'),
+    'GET http://a.test:81/x?y=1 HTTP/1.1\r\nHost: a.test:81\r\nAccept: */*\r\nConnection: keep-alive\r\n' +
+    `Proxy-Authorization: ${basic('u', 'p')}\r\n\r\n`)
+  t.equal(encodeRequest({ method: 'POST', path: '/', host: 'a.test', body: 'hi' }, { origin: 'http://a.test' }).toString('latin1'),
+    'POST http://a.test/ HTTP/1.1\r\nHost: a.test\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nhi', 'no credentials, no Proxy-Authorization')
+  t.match(encodeRequest({ method: 'OPTIONS', path: '*', host: 'a.test' }, form).toString('latin1'), /^OPTIONS \* HTTP\/1\.1\r\n/, '"*" stays as it is')
+  const own = encodeRequest({ path: '/', host: 'a.test', headers: { 'proxy-authorization': 'Bearer mine' } }, form).toString('latin1')
+  t.match(own, /proxy-authorization: Bearer mine\r\n/)
+  t.equal(own.split('roxy-Authorization').length + own.split('roxy-authorization').length, 3, 'the user\'s own Proxy-Authorization wins, once')
+  t.equal(encodeRequest({ path: '/x', host: 'a.test' }).toString('latin1'), 'GET /x HTTP/1.1\r\nHost: a.test\r\nConnection: keep-alive\r\n\r\n', 'without it: origin form')
+
+  // A connection's sequence builds its bytes once, absolute form included;
+  // hooks and [<id>] replacement get it too.
+  const base = { method: 'GET', path: '/p', headers: {}, host: 'a.test:81', absoluteForm: form }
+  const plain = new RequestSequence(base, undefined)
+  t.equal(plain.staticBytes.toString('latin1').split('\r\n')[0], 'GET http://a.test:81/p HTTP/1.1')
+  t.equal(plain.next(), plain.staticBytes, 'the same Buffer every time: nothing per request')
+  const ids = new RequestSequence(base, [{ path: '/i/[<id>]' }], { idReplacement: true })
+  t.match(ids.next().toString('latin1'), /^GET http:\/\/a\.test:81\/i\/[0-9a-z-]{27} HTTP\/1\.1\r\n/)
+  const hooked = new RequestSequence(base, [{ setupRequest: (req) => ({ ...req, path: '/hooked' }) }])
+  t.match(hooked.next().toString('latin1'), /^GET http:\/\/a\.test:81\/hooked HTTP\/1\.1\r\n[^]*Proxy-Authorization: /)
 })

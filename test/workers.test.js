@@ -89,3 +89,30 @@ t.test('function options given as file paths run inside the workers', async (t) 
   t.equal(tagged, 100, 'setupClient from a file ran in every worker')
   t.ok(result.mismatches >= 40 && result.mismatches <= 60, `verifyBody from a file counted mismatches (${result.mismatches})`)
 })
+
+// The instance's 'response' event carries a client, which lives in a worker
+// thread: with workers it is refused where it is added, never silently
+// left uncalled (autocannon leaves it uncalled).
+t.test('the response event with workers: refused with AC_NOT_WITH_WORKERS; other events still work', async (t) => {
+  let seen = 0
+  const url = await httpServer(t, (req, res) => {
+    seen++
+    res.end('ok')
+  })
+  const instance = autocannon({ url, connections: 2, workers: 2, amount: 20 })
+  t.throws(() => instance.on('response', () => {}), { code: 'AC_NOT_WITH_WORKERS', message: /'response' event cannot be used with workers.*setupClient/ })
+  t.throws(() => instance.once('response', () => {}), { code: 'AC_NOT_WITH_WORKERS' })
+  t.equal(instance.listenerCount('response'), 0, 'the listener was not added')
+  let done = 0
+  instance.on('done', () => done++)
+  const result = await instance
+  t.equal(result.requests.total, 20, 'the run itself goes on')
+  t.equal(seen, 20)
+  t.equal(done, 1)
+  // Without workers the same listener is called once per response.
+  let responses = 0
+  const single = autocannon({ url, connections: 2, amount: 20 })
+  single.on('response', () => responses++)
+  await single
+  t.equal(responses, 20)
+})

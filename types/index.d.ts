@@ -294,6 +294,14 @@ declare namespace autocannon {
     stages?: ReadonlyArray<{ duration: number | string, rate: number }> | string
 
     /**
+     * An HTTP proxy, `http://[user:pass@]host:port`: requests in absolute
+     * form for http targets, a CONNECT tunnel for https ones. `'env'` reads
+     * HTTP_PROXY / HTTPS_PROXY / NO_PROXY; the environment is never read
+     * otherwise. Credentials are masked in every output.
+     */
+    proxy?: string
+
+    /**
      * Under a rate, report latency from the actual write rather than from
      * the planned send time. Refused without `connectionRate`, `overallRate` or `stages`.
      * @default false
@@ -453,6 +461,7 @@ declare namespace autocannon {
     | 'AC_TOO_MANY_WORKERS'
     | 'AC_WORKER_FAILED'
     | 'AC_NOT_A_RESULT'
+    | 'AC_NOT_WITH_WORKERS'
     | 'AC_NO_RESPONSE'
 
   /**
@@ -467,6 +476,7 @@ declare namespace autocannon {
     | 'AC_UNEXPECTED_RESPONSE'
     | 'AC_BODY_TOO_LARGE'
     | 'AC_HOOK_ERROR'
+    | 'AC_PROXY_REFUSED'
     | 'AC_UNKNOWN'
 
   /** Rate plan figures, under `connectionRate` or `overallRate`. */

@@ -7,6 +7,7 @@
 
 const fs = require('fs')
 const path = require('path')
+const { isUtf8 } = require('buffer')
 const { raise } = require('../errors')
 const { maskSecrets } = require('../redact')
 const { parseDuration, hasNoHost } = require('../config')
@@ -62,6 +63,7 @@ const OPTIONS = {
   cert: { kind: 'string' },
   key: { kind: 'string' },
   ca: { kind: 'list' },
+  proxy: { kind: 'string' },
   debug: { kind: 'boolean' },
   version: { alias: 'v', kind: 'boolean' },
   // No yargs default: an explicit -V brings the tables back under -j.
@@ -178,7 +180,10 @@ function list (value) {
 }
 
 // `-H K=V` and `-H "K: V"`: the name ends at the first ':' or '=', so
-// values may contain either.
+// values may contain either. The value is the rest of the text as it is,
+// as autocannon's parseArguments returns it (" V" for "K: V"): scripts
+// that read opts.headers get the same strings, and on the wire the space
+// is the optional whitespace after the colon, which servers drop.
 function parseHeaders (values) {
   const headers = {}
   for (const header of values) {
@@ -191,7 +196,7 @@ function parseHeaders (values) {
       // Only the start of it: a malformed header may still hold a secret.
       throw argument(`An HTTP header was not correctly formatted: "${text.slice(0, 12)}${text.length > 12 ? '…' : ''}" (use -H name=value or -H "name: value")`)
     }
-    headers[name] = text.slice(at + 1).trim()
+    headers[name] = text.slice(at + 1)
   }
   return headers
 }
@@ -217,11 +222,13 @@ function parseWarmup (tokens) {
   return warmup
 }
 
-function readFile (what, file, encoding) {
+// The message is autocannon's ("Failed to load cert file: ENOENT: …")
+// unless `lead` replaces its "Failed to load" start.
+function readFile (what, file, encoding, lead = 'Failed to load ') {
   try {
     return fs.readFileSync(file, encoding)
   } catch (err) {
-    throw raise('AC_FILE_UNREADABLE', `Failed to load ${what}: ${err.message}`)
+    throw raise('AC_FILE_UNREADABLE', `${lead}${what}: ${err.message}`)
   }
 }
 
@@ -232,6 +239,9 @@ function isFormObject (value) {
 // -F: JSON text is parsed here; anything else is a file, read and checked
 // here but handed over by path, so the library resolves the relative file
 // paths in it against the file's directory.
+// autocannon's message for any -F it cannot read; ours adds the detail.
+const FORM_UNREADABLE = 'Invalid JSON or file where to get form data'
+
 function parseForm (raw) {
   const text = String(raw).trim()
   if (/^[[{"]/.test(text) || /^(-?\d|true$|false$|null$)/.test(text)) {
@@ -239,22 +249,22 @@ function parseForm (raw) {
     try {
       value = JSON.parse(text)
     } catch (err) {
-      if (text.startsWith('{') || text.startsWith('[')) throw argument(`Invalid JSON in -F/--form: ${err.message}`)
+      if (text.startsWith('{') || text.startsWith('[')) throw argument(`${FORM_UNREADABLE}: -F/--form is not valid JSON: ${err.message}`)
     }
     if (value !== undefined && !fs.existsSync(text)) {
-      if (!isFormObject(value)) throw argument(`Invalid value for -F/--form: ${text.slice(0, 40)} is not a JSON object of form fields (e.g. '{ "name": { "type": "text", "value": "x" } }')`)
+      if (!isFormObject(value)) throw argument(`${FORM_UNREADABLE}: -F/--form ${text.slice(0, 40)} is not a JSON object of form fields (e.g. '{ "name": { "type": "text", "value": "x" } }')`)
       return value
     }
   }
   const file = path.resolve(text)
-  const content = readFile('form file', file, 'utf8')
+  const content = readFile(`${FORM_UNREADABLE}: -F/--form file`, file, 'utf8', '')
   let value
   try {
     value = JSON.parse(content)
   } catch (err) {
-    throw raise('AC_FILE_UNREADABLE', `Invalid JSON in form file ${text}: ${err.message}`)
+    throw raise('AC_FILE_UNREADABLE', `${FORM_UNREADABLE}: the -F/--form file ${text} is not valid JSON: ${err.message}`)
   }
-  if (!isFormObject(value)) throw raise('AC_FILE_UNREADABLE', `Invalid form file ${text}: it must hold a JSON object of form fields`)
+  if (!isFormObject(value)) throw raise('AC_FILE_UNREADABLE', `${FORM_UNREADABLE}: the -F/--form file ${text} must hold a JSON object of form fields`)
   return file
 }
 
@@ -396,7 +406,11 @@ function parseArguments (argv, env = process.env) {
     throw raise('AC_CONFLICTING_OPTIONS', `${bodies.map(describe).join(' and ')} cannot be used together: each one is the request body (use one)`)
   }
   if (opts.input !== undefined) {
-    opts.body = readFile('input file', opts.input)
+    // A string, as autocannon's parseArguments gives it (scripts compare
+    // or concatenate it); a file that is not UTF-8 text stays a Buffer, so
+    // a binary body is sent byte for byte instead of with U+FFFD in it.
+    const bytes = readFile('input file', opts.input)
+    opts.body = isUtf8(bytes) ? bytes.toString('utf8') : bytes
     delete opts.input
   }
   if (opts.form !== undefined) opts.form = parseForm(opts.form)
@@ -404,12 +418,20 @@ function parseArguments (argv, env = process.env) {
   if (opts.form !== undefined && !a.method) opts.method = 'POST'
 
   if (opts.har !== undefined) {
-    const text = readFile('HAR file', opts.har, 'utf8')
+    // Every failure starts as autocannon's: "Failed to load HAR file content: …".
+    const text = readFile('HAR file content', opts.har, 'utf8')
+    let har
     try {
-      opts.har = JSON.parse(text)
+      har = JSON.parse(text)
     } catch (err) {
-      throw raise('AC_FILE_UNREADABLE', `Failed to load HAR file: ${opts.har} is not valid JSON: ${err.message}`)
+      throw raise('AC_FILE_UNREADABLE', `Failed to load HAR file content: ${opts.har} is not valid JSON: ${err.message}`)
     }
+    try {
+      require('../har').harEntries(har)
+    } catch (err) {
+      throw raise('AC_FILE_UNREADABLE', `Failed to load HAR file content: Could not parse HAR content: ${err.message} (--har ${opts.har})`)
+    }
+    opts.har = har
   }
 
   const ca = (opts.ca || []).concat(groups.ca || [])

@@ -40,7 +40,11 @@ function libraryOptions (opts) {
 // One line, with the flag the user typed when the library names an option.
 function oneLine (err) {
   if (err && err.code === 'AC_INVALID_OPTION' && Object.prototype.hasOwnProperty.call(OPTIONS, err.option)) {
-    return `Invalid value for ${describe(err.option)}: ${err.detail}`.split('\n')[0]
+    // autocannon's wording first, when it has some, for scripts that match it.
+    const line = err.lead
+      ? `${err.lead}: invalid value for ${describe(err.option)}: ${err.detail}`
+      : `Invalid value for ${describe(err.option)}: ${err.detail}`
+    return line.split('\n')[0]
   }
   const message = err && err.message !== undefined ? err.message : String(err)
   return maskSecrets(String(message).split('\n')[0])
