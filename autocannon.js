@@ -86,7 +86,11 @@ function autocannon (opts, cb) {
     instance.settle(null, result)
   }
 
+  // Only the first round waits for a start time (-f goes on from there).
+  let round = 0
+
   function startRound () {
+    const startAt = round++ === 0 ? config.startAt : undefined
     if (config.workers) {
       instance.run = require('./lib/workers').runWorkers(config, instance, prepared, (err, raw) => {
         if (err) return fail(err)
@@ -97,6 +101,7 @@ function autocannon (opts, cb) {
       const { Run } = require('./lib/run')
       const run = new Run(config, instance, {
         ...prepared,
+        startAt,
         onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], config)),
         onError: fail
       })
@@ -111,7 +116,14 @@ function autocannon (opts, cb) {
       }
       if (instance.stopped) run.stop()
     }
-    setImmediate(() => instance.emit('start'))
+    // 'start' when requests begin to go, after any wait for the start time.
+    const wait = startAt === undefined ? 0 : startAt - Date.now()
+    if (wait > 0) {
+      const timer = setTimeout(() => { if (!instance.outcome) instance.emit('start') }, wait)
+      instance.once('done', () => clearTimeout(timer))
+    } else {
+      setImmediate(() => instance.emit('start'))
+    }
   }
 
   setImmediate(startRound)

@@ -179,10 +179,10 @@ function aggregateResult (results, opts = {}) {
     result.latencyUncorrected = toStats(uncorrected, LATENCY_STATS)
     result.latencyUncorrected.totalCount = uncorrected.totalCount
   }
+  const lateness = totals.targetRate ? mergeHistograms(raws, 'lateness') : null
   if (totals.targetRate) {
     // Under a fixed rate: what was asked, what was done, and how far the
     // requests that could not go on time fell behind the plan.
-    const lateness = mergeHistograms(raws, 'lateness')
     result.rate = {
       target: totals.targetRate,
       achieved: result.duration > 0 ? Math.round(totals.totalCompletedRequests / result.duration * 100) / 100 : 0,
@@ -196,6 +196,7 @@ function aggregateResult (results, opts = {}) {
   result.histograms = {
     latency: encode(latencyHist),
     latencyUncorrected: uncorrected ? encode(uncorrected) : undefined,
+    lateness: lateness ? encode(lateness) : undefined,
     requests: encode(requestsHist),
     throughput: encode(throughputHist)
   }
@@ -203,6 +204,10 @@ function aggregateResult (results, opts = {}) {
   if (opts.thresholds && opts.thresholds.length) {
     result.thresholds = require('./thresholds').evaluateThresholds(opts.thresholds, result)
   }
+  // Which part of a sharded run this is, and the start time the shards
+  // shared: what `autocannon merge` counts and checks.
+  if (opts.shard) result.shard = { index: opts.shard.index, count: opts.shard.count }
+  if (opts.startAt !== undefined) result.startAt = new Date(opts.startAt)
   return result
 }
 

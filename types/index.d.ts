@@ -380,6 +380,22 @@ declare namespace autocannon {
      * `result.thresholds`.
      */
     thresholds?: string[]
+
+    /**
+     * This process sends part `index` of `count` of the load (0-based, as a
+     * Kubernetes Indexed Job numbers its pods; `'I/N'` works too):
+     * `connections`, `amount` and `maxOverallRequests` are divided exactly
+     * as workers divide them, `overallRate` and the `stages` rates evenly.
+     * The result says which shard it is, for `autocannon merge`.
+     */
+    shard?: { index: number, count: number } | string
+
+    /**
+     * Wait until this time, then start: samples then end at this time + 1,
+     * 2… intervals on every machine. A `Date`, epoch milliseconds, or ISO
+     * 8601 with a zone. More than one `sampleInt` in the past is refused.
+     */
+    startAt?: Date | number | string
   }
 
   /**
@@ -451,6 +467,7 @@ declare namespace autocannon {
     | 'AC_INVALID_TLS_FILE'
     | 'AC_TOO_MANY_CONNECTIONS'
     | 'AC_TOO_MANY_WORKERS'
+    | 'AC_TOO_MANY_SHARDS'
     | 'AC_WORKER_FAILED'
     | 'AC_NOT_A_RESULT'
     | 'AC_NO_RESPONSE'
@@ -558,6 +575,8 @@ declare namespace autocannon {
     histograms?: {
       latency: string
       latencyUncorrected?: string
+      /** Under a rate: how late requests left against the plan (µs). */
+      lateness?: string
       requests: string
       throughput: string
     }
@@ -579,6 +598,25 @@ declare namespace autocannon {
     }
     /** The outcome of each of the `thresholds` option's expressions. */
     thresholds?: ThresholdResult[]
+    /** With the `shard` option: which part of the run this is (0-based). */
+    shard?: { index: number, count: number }
+    /** With the `startAt` option: the time the run waited for (a string when read back from JSON). */
+    startAt?: Date
+    /** In a result made by `autocannon merge`: what was merged. */
+    merge?: {
+      /** Results merged. */
+      results: number
+      /** Shards among them, and how many there should be. */
+      shards: number
+      expected: number
+      /** Indexes of the shards with no result. */
+      missing: number[]
+      /** Indexes that had more than one result (only the first was merged). */
+      duplicates: number[]
+      /** The latest start minus the earliest, as each machine's clock read it. */
+      startSkewMs: number
+      warnings: Array<{ code: 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH', message: string }>
+    }
   }
 
   /**
