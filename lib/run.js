@@ -358,7 +358,11 @@ class Run {
     const due = (recorder.series.length + 1) * sampleInt
     // The last interval becomes a sample only when it is (nearly) whole,
     // or when it is the only one a short run has.
-    if (began && (elapsed >= due - Math.max(5, sampleInt * 0.02) || recorder.series.length === 0)) {
+    if (began && elapsed >= due - Math.max(5, sampleInt * 0.02)) {
+      // Whole: it ends where its timer would have ended it, as every other
+      // sample does (and every other shard's, on other machines).
+      recorder.sample(this.epochAt(this.startedAt + due))
+    } else if (began && recorder.series.length === 0) {
       recorder.sample(this.epochAt(now))
     } else {
       recorder.flushPartial()

@@ -25,7 +25,8 @@ const EXIT_THRESHOLDS_FAILED = 99
 // `autocannon <command> …`: work on saved results instead of running.
 const COMMANDS = {
   report: './report',
-  compare: './compare'
+  compare: './compare',
+  merge: './merge'
 }
 
 // Thrown to end quietly after Ctrl-C, when there is no result to show.
