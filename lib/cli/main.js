@@ -26,7 +26,8 @@ const EXIT_THRESHOLDS_FAILED = 99
 const COMMANDS = {
   report: './report',
   compare: './compare',
-  merge: './merge'
+  merge: './merge',
+  kube: './kube'
 }
 
 // Thrown to end quietly after Ctrl-C, when there is no result to show.
@@ -302,4 +303,4 @@ function runCommand (name, argv) {
     .then((code) => { process.exitCode = code || 0 }, fail)
 }
 
-module.exports = { main, pointAt, EXIT_THRESHOLDS_FAILED }
+module.exports = { main, pointAt, libraryOptions, EXIT_THRESHOLDS_FAILED }
