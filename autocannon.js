@@ -99,10 +99,12 @@ function autocannon (opts, cb) {
       if (instance.stopped) instance.run.stop()
     } else {
       const { Run } = require('./lib/run')
+      // A later round did not wait: its result has no start time to keep.
+      const resultOpts = startAt === config.startAt ? config : { ...config, startAt: undefined }
       const run = new Run(config, instance, {
         ...prepared,
         startAt,
-        onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], config)),
+        onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], resultOpts)),
         onError: fail
       })
       instance.run = run

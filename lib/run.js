@@ -86,7 +86,7 @@ class Run {
   waitUntil (at) {
     this.waitTimer = null
     const left = at - performance.now()
-    if (left >= 1) {
+    if (left > 0) {
       this.waitTimer = setTimeout(() => this.waitUntil(at), left)
       return
     }
