@@ -213,15 +213,12 @@ t.test('the command: NDJSON with log lines, outputs, warnings, one-line failures
   }
 })
 
-t.test('--html goes to the html output of lib/outputs.js', async (t) => {
-  const seen = []
-  const outputs = require('../lib/outputs')
-  const { run: merge } = t.mockRequire('../lib/cli/merge', {
-    '../lib/outputs': { ...outputs, writeOutputs: (result, opts) => seen.push(opts) }
-  })
-  const dir = t.testdir({ 'a.json': JSON.stringify(shard(0, 1, 0, [5])) })
-  const sink = { write: () => {} }
-  t.equal(merge([path.join(dir, 'a.json'), '--html', path.join(dir, 'report.html')], { stdout: sink, stderr: sink }), 0)
-  t.equal(seen[0].html, path.join(dir, 'report.html'))
-  t.ok(outputs.OUTPUTS.some((o) => o.option === 'html' && o.to === 'file'), 'the html output writes a file')
+t.test('--html draws the merged result (lib/outputs.js\'s html output)', async (t) => {
+  const dir = t.testdir({ 'a.json': JSON.stringify(shard(0, 2, 0, [5, 7])), 'b.json': JSON.stringify(shard(1, 2, 0, [3, 3])) })
+  const html = path.join(dir, 'report.html')
+  const out = await run(['merge', path.join(dir, 'a.json'), path.join(dir, 'b.json'), '--html', html, '-j'])
+  t.equal(out.code, 0, out.stderr)
+  const page = fs.readFileSync(html, 'utf8')
+  t.match(page, /^<!DOCTYPE html>/i, 'an HTML page')
+  t.equal(JSON.parse(out.stdout).requests.total, 18)
 })
