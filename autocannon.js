@@ -144,6 +144,10 @@ function findMaxRate (opts) {
   return require('./lib/find-max-rate').findMaxRate(opts)
 }
 
+function mergeResults (results, opts) {
+  return require('./lib/merge').mergeResults(results, opts)
+}
+
 function renderHtml (results, opts) {
   return require('./lib/report-html').renderHtml(results, opts)
 }
@@ -162,6 +166,7 @@ module.exports.aggregateResult = (results, opts) => aggregateResult(results, opt
 module.exports.parseArguments = parseArguments
 module.exports.findMaxRate = findMaxRate
 module.exports.renderHtml = renderHtml
+module.exports.mergeResults = mergeResults
 
 if (require.main === module) {
   require('./lib/cli/main').main(process.argv.slice(2))

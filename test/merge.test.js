@@ -103,6 +103,13 @@ function shard (index, count, from, counts, start = Date.UTC(2030, 0, 1)) {
   }], { connections: 5, shard: { index, count }, startAt: start }))
 }
 
+t.test('autocannon.mergeResults is the merge', async (t) => {
+  const a = shard(0, 2, 0, [1, 2])
+  const b = shard(1, 2, 0, [3, 4])
+  t.same(autocannon.mergeResults([a, b]).series.requests, mergeResults([a, b]).series.requests)
+  t.same(autocannon.mergeResults([a, b]).series.requests, [4, 6])
+})
+
 t.test('Req/Sec from the requests of each second, summed over the shards', async (t) => {
   // Seconds that overlap: the service took 100 + 300 in each.
   const a = shard(0, 2, 0, [100, 100, 100])

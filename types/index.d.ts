@@ -470,6 +470,7 @@ declare namespace autocannon {
     | 'AC_TOO_MANY_SHARDS'
     | 'AC_WORKER_FAILED'
     | 'AC_NOT_A_RESULT'
+    | 'AC_CANNOT_MERGE'
     | 'AC_NO_RESPONSE'
 
   /**
@@ -958,6 +959,23 @@ declare namespace autocannon {
    * throws an {@link AutocannonError} with code `AC_NOT_A_RESULT`.
    */
   export function renderHtml (results: Result | ReadonlyArray<Result>, options?: RenderHtmlOptions): string
+
+  /** `mergeResults` options. */
+  export interface MergeOptions {
+    /** How many shards there should be, when the results do not say it (or to hold them to it). */
+    expect?: number
+    /** Expressions held to the merged result, as the `thresholds` option. */
+    thresholds?: string[]
+  }
+
+  /**
+   * The results of one run's shards (live, or read back from `-j`/`--out`
+   * output) as the result of the whole run: latency histograms added bucket
+   * by bucket, requests and bytes summed per wall-clock second (Req/Sec
+   * from those sums), counts summed; `merge` says what was merged and what
+   * is missing. Each result needs its `histograms` and `series`.
+   */
+  export function mergeResults (results: ReadonlyArray<Result>, options?: MergeOptions): Result & { merge: NonNullable<Result['merge']> }
 
   /** The options the command line adds to the library's. */
   export interface CliOptions {

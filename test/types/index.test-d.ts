@@ -262,3 +262,9 @@ expectType<typeof autocannon>(autocannon.default)
 expectType<string>(autocannon.renderHtml(result))
 expectType<string>(autocannon.renderHtml([result, result], { title: 'before vs after', names: ['before.json', 'after.json'] }))
 expectError(autocannon.renderHtml(result, { names: 'before.json' }))
+
+// mergeResults: shards' results into one, with what was merged.
+const mergedResult = autocannon.mergeResults([result, result], { expect: 2, thresholds: ['rps > 1000'] })
+expectType<number[]>(mergedResult.merge.missing)
+expectType<number>(mergedResult.requests.total)
+expectError(autocannon.mergeResults(result))
