@@ -95,7 +95,11 @@ function autocannon (opts, cb) {
     instance.settle(null, result)
   }
 
+  // Only the first round waits for a start time (-f goes on from there).
+  let round = 0
+
   function startRound () {
+    const startAt = round++ === 0 ? config.startAt : undefined
     if (config.workers) {
       instance.run = require('./lib/workers').runWorkers(config, instance, prepared, (err, raw) => {
         if (err) return fail(err)
@@ -104,9 +108,12 @@ function autocannon (opts, cb) {
       if (instance.stopped) instance.run.stop()
     } else {
       const { Run } = require('./lib/run')
+      // A later round did not wait: its result has no start time to keep.
+      const resultOpts = startAt === config.startAt ? config : { ...config, startAt: undefined }
       const run = new Run(config, instance, {
         ...prepared,
-        onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], config)),
+        startAt,
+        onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], resultOpts)),
         onError: fail
       })
       instance.run = run
@@ -120,7 +127,14 @@ function autocannon (opts, cb) {
       }
       if (instance.stopped) run.stop()
     }
-    setImmediate(() => instance.emit('start'))
+    // 'start' when requests begin to go, after any wait for the start time.
+    const wait = startAt === undefined ? 0 : startAt - Date.now()
+    if (wait > 0) {
+      const timer = setTimeout(() => { if (!instance.outcome) instance.emit('start') }, wait)
+      instance.once('done', () => clearTimeout(timer))
+    } else {
+      setImmediate(() => instance.emit('start'))
+    }
   }
 
   setImmediate(startRound)
@@ -137,6 +151,10 @@ function printResult (result, opts) {
 
 function findMaxRate (opts) {
   return require('./lib/find-max-rate').findMaxRate(opts)
+}
+
+function mergeResults (results, opts) {
+  return require('./lib/merge').mergeResults(results, opts)
 }
 
 function renderHtml (results, opts) {
@@ -157,6 +175,7 @@ module.exports.aggregateResult = (results, opts) => aggregateResult(results, opt
 module.exports.parseArguments = parseArguments
 module.exports.findMaxRate = findMaxRate
 module.exports.renderHtml = renderHtml
+module.exports.mergeResults = mergeResults
 
 if (require.main === module) {
   require('./lib/cli/main').main(process.argv.slice(2))

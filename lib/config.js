@@ -53,6 +53,11 @@ const DEFAULTS = Object.freeze({
   // read from the environment unless asked, since a benchmark that goes
   // through a proxy measures the proxy.
   proxy: undefined,
+  // { index, count }: this process sends its part of a run split over
+  // `count` processes or machines (lib/shard.js).
+  shard: undefined,
+  // Epoch ms: wait until then to start, so shards start together.
+  startAt: undefined,
   debug: false
 })
 
@@ -270,6 +275,49 @@ function checkStages (value) {
   return Object.freeze(stages)
 }
 
+// ISO 8601 with a zone, or epoch milliseconds: an instant every machine
+// reads alike (a time without a zone would be each machine's local time).
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i
+
+function parseStartAt (value, sampleInt, now = Date.now()) {
+  if (value === undefined || value === null) return undefined
+  const expected = 'must be a time in ISO 8601 with a zone (2030-01-01T12:00:00Z) or epoch milliseconds'
+  let at
+  if (value instanceof Date) at = value.getTime()
+  else if (typeof value === 'number') at = value
+  else if (typeof value === 'string' && /^\d+$/.test(value.trim())) at = Number(value.trim())
+  else if (typeof value === 'string') {
+    const text = value.trim()
+    if (!ISO_WITH_ZONE.test(text)) {
+      fail('startAt', value, /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(text)
+        ? 'has no time zone: add Z (UTC) or an offset such as +02:00, so that every machine reads the same instant'
+        : expected)
+    }
+    at = Date.parse(text)
+  }
+  if (!Number.isFinite(at)) fail('startAt', value, expected)
+  // Allowed up to one interval late: the first sample is then short, but
+  // the samples still fall where every other shard's do.
+  const late = now - at
+  if (late > sampleInt) {
+    const seconds = late / 1000
+    const ago = seconds < 120 ? `${seconds.toFixed(1)} s`
+      : seconds < 7200 ? `${Math.round(seconds / 60)} min`
+        : seconds < 172800 ? `${Math.round(seconds / 3600)} h` : `${Math.round(seconds / 86400)} days`
+    // `date +%s` gives seconds: read as milliseconds, that is 1970.
+    const hint = at < 1e11 && at * 1000 > now - sampleInt ? ' (epoch milliseconds are expected, not seconds)' : ''
+    fail('startAt', value, `is ${ago} in the past${hint}, more than one sample interval (${sampleInt} ms): give a time in the future`)
+  }
+  return at
+}
+
+function checkShard (value) {
+  if (value === undefined || value === null) return undefined
+  const shard = require('./shard').parseShard(value)
+  if (shard === null) fail('shard', value, 'must be { index, count } (or "I/N") with 0 <= index < count: indexes are 0-based, as a Kubernetes Indexed Job numbers its pods')
+  return Object.freeze(shard)
+}
+
 function buildConfig (opts, { callbackGiven = false } = {}) {
   if (opts === null || typeof opts !== 'object') {
     throw new InvalidOptionError('opts', opts, 'must be an object with at least a url')
@@ -352,8 +400,11 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     // The masked password's Proxy-Authorization, for workers that rebuild
     // their config from this one (as urlCredentials).
     proxyCredentials: proxy ? proxy.credentials : undefined,
+    shard: checkShard(opts.shard),
+    startAt: undefined,
     debug: !!opts.debug
   }
+  config.startAt = parseStartAt(opts.startAt, config.sampleInt)
 
   if (config.servername !== undefined && typeof config.servername !== 'string') {
     fail('servername', config.servername, 'must be a string')
@@ -373,6 +424,8 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     // The stages are the run's length.
     config.duration = config.stages.reduce((total, stage) => total + stage.duration, 0)
   }
+  // Before the checks of workers: a shard's workers divide its part.
+  if (config.shard) Object.assign(config, require('./shard').shardPart(config, config.shard))
   if (config.ignoreCoordinatedOmission && !config.connectionRate && !config.overallRate && !config.stages) {
     fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate, overallRate or stages')
   }
@@ -399,4 +452,4 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   return Object.freeze(config)
 }
 
-module.exports = { DEFAULTS, buildConfig, parseTarget, parseDuration, hasNoHost }
+module.exports = { DEFAULTS, buildConfig, parseTarget, parseDuration, parseStartAt, hasNoHost }

@@ -20,13 +20,15 @@ const RAISED = {
   AC_INVALID_ARGUMENT: 'The command line cannot be read: unknown flag, missing URL or value, a bad --warmup group.',
   AC_CONFLICTING_OPTIONS: 'Two options that cannot be used together, such as a body (-b, -i) and a form (-F).',
   AC_FILE_UNREADABLE: 'A file named by an option (-i, -F, --har, --cert, --key, --ca) cannot be read or parsed.',
-  AC_FILE_UNWRITABLE: 'A file an output is to be written to (--html, --hgrm, -o) is in a directory that does not exist or cannot be written.',
+  AC_FILE_UNWRITABLE: 'A file an output is to be written to (--html, --hgrm, --out, -o) is in a directory that does not exist or cannot be written.',
   AC_INVALID_TLS_FILE: 'A certificate, key or CA (--cert, --key, --ca, tlsOptions) is not valid PEM, or the key does not match the certificate.',
   AC_TOO_MANY_CONNECTIONS: 'More connections than the open-file limit (ulimit -n) or the local ports for one target allow.',
   AC_TOO_MANY_WORKERS: 'More workers than connections (each worker needs one), or than requests in an amount run.',
+  AC_TOO_MANY_SHARDS: 'More shards than connections (each shard needs one), or than requests in an amount (-a) or -O run.',
   AC_WORKER_FAILED: 'A worker thread stopped with an error.',
   AC_NOT_A_RESULT: 'A file given to report, compare or merge is not a saved result, or lacks the histograms or series that command needs.',
   AC_NOT_WITH_WORKERS: 'Something that cannot cross to worker threads was asked for with workers: a listener for the instance\'s \'response\' event (thrown by instance.on).',
+  AC_CANNOT_MERGE: 'Saved results that cannot be merged second by second: they were sampled at different intervals (-L).',
   AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.'
 }
 
@@ -54,7 +56,10 @@ function noErrorsByCause () {
 
 // Emitted with process.emitWarning; the run goes on.
 const WARNINGS = {
-  AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.'
+  AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.',
+  AC_SHARD_MISSING: 'merge: no result for a shard index of the run (the line names it); the merged numbers lack its load.',
+  AC_SHARD_DUPLICATE: 'merge: two results for one shard index (a restarted shard, or a file given twice); only the first is merged.',
+  AC_SHARD_MISMATCH: 'merge: the results disagree on the shard count or the start time, so they may come from different runs.'
 }
 
 class AutocannonError extends Error {

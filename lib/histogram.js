@@ -51,7 +51,84 @@ function encode (histogram) {
 // a file, another machine). Latency histograms use 32-bit buckets.
 function decode (value, bitBucketSize = 32) {
   if (typeof value !== 'string') return value
+  if (bitBucketSize === 32) {
+    const histogram = createLatencyHistogram()
+    if (addEncoded(histogram, value, { fallback: false })) return histogram
+  }
   return require('hdr-histogram-js/dist/encoding').decodeFromCompressedBase64(value, bitBucketSize, false)
+}
+
+// HdrHistogram's V2 encoding (what encode() writes): a compressed
+// envelope around a header and the counts, ZigZag LEB128 varints where a
+// negative number is a run of empty buckets.
+const V2_COMPRESSED_COOKIE = 0x1c849304
+const V2_COOKIE = 0x1c849303
+const HEADER_BYTES = 40
+
+// Adds an encoded histogram to `target`, bucket by bucket, as
+// target.add(decode(encoded)) would, with the same counts, total, min and
+// max. Merging many shards' results decodes thousands of histograms: the
+// library's decoder builds a histogram for each (allocating and walking
+// every bucket, reading bytes through a slicing buffer), ~2 ms apiece,
+// where reading the varints straight into the target's buckets is ~0.1 ms.
+// Encodings of another layout (significant digits, lowest value) go the
+// library's way, unless `fallback` is false (then false is returned).
+function addEncoded (target, encoded, { fallback = true } = {}) {
+  const raw = inflateEncoded(encoded)
+  if (raw === null || raw.readInt32BE(12) !== target.numberOfSignificantValueDigits ||
+    Number(raw.readBigInt64BE(16)) !== target.lowestDiscernibleValue) {
+    if (!fallback) return false
+    target.add(require('hdr-histogram-js/dist/encoding').decodeFromCompressedBase64(encoded, 32, false))
+    return true
+  }
+  const highest = Number(raw.readBigInt64BE(24))
+  if (highest > target.highestTrackableValue) target.resize(highest)
+  const length = target.countsArrayLength
+  const end = Math.min(raw.length, HEADER_BYTES + raw.readInt32BE(4))
+  let pos = HEADER_BYTES
+  let index = 0
+  let added = 0
+  let first = -1
+  let last = -1
+  while (pos < end) {
+    // LEB128-64b9B as the library reads it: at most 9 bytes of 7 bits.
+    let byte = raw[pos++]
+    let value = byte & 0x7f
+    let scale = 128
+    for (let n = 1; (byte & 0x80) !== 0 && n < 9; n++) {
+      byte = raw[pos++]
+      value += (byte & 0x7f) * scale
+      scale *= 128
+    }
+    value = value % 2 === 0 ? value / 2 : -(value + 1) / 2
+    if (value < 0) {
+      index -= value
+      continue
+    }
+    if (value > 0) {
+      if (index >= length) throw new Error('encoded histogram has counts beyond its range')
+      target.addToCountAtIndex(index, value)
+      added += value
+      if (first === -1 && index !== 0) first = index
+      last = index
+    }
+    index++
+  }
+  if (last === -1) return true
+  target.setTotalCount(target.totalCount + added)
+  target.updatedMaxValue(Math.max(target.maxValue, target.highestEquivalentValue(target.valueFromIndex(last))))
+  if (first !== -1) target.updateMinNonZeroValue(Math.min(target.minNonZeroValue, target.valueFromIndex(first)))
+  return true
+}
+
+// The V2 header and counts of an encoded histogram, or null when it is
+// not in that encoding.
+function inflateEncoded (encoded) {
+  const bytes = Buffer.from(encoded.trim(), 'base64')
+  if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE) return null
+  const raw = require('zlib').inflateSync(bytes.subarray(8, 8 + bytes.readInt32BE(4)))
+  if (raw.length < HEADER_BYTES || (raw.readInt32BE(0) & ~0xf0) !== V2_COOKIE) return null
+  return raw
 }
 
 const PERCENTILE_KEYS = percentiles.map((p) => [p, ('p' + p).replace('.', '_')])
@@ -189,6 +266,7 @@ module.exports = {
   createCountHistogram,
   encode,
   decode,
+  addEncoded,
   toStats,
   toStatsReference,
   PERCENTILE_KEYS

@@ -12,6 +12,7 @@ const { raise } = require('./errors')
 const OUTPUTS = [
   { option: 'renderResultsTable', to: 'stderr', render: (result, opts) => require('./print-result')(result, opts) },
   { option: 'json', to: 'stdout', render: (result) => JSON.stringify(result) + '\n' },
+  { option: 'out', to: 'file', render: (result) => JSON.stringify(result) + '\n' },
   { option: 'html', to: 'file', render: (result) => require('./report-html').renderHtml([result]) },
   { option: 'hgrm', to: 'file', render: (result) => require('./hgrm').renderHgrm(result) }
 ]

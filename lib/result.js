@@ -7,7 +7,7 @@
 // order: samples of runs that overlapped in time are summed (they were
 // load on the server at once), samples of runs that did not are kept apart.
 
-const { createCountHistogram, createLatencyHistogram, decode, encode, toStats } = require('./histogram')
+const { createCountHistogram, createLatencyHistogram, decode, encode, addEncoded, toStats } = require('./histogram')
 const { noErrorsByCause } = require('./errors')
 const { maskSecrets } = require('./redact')
 
@@ -46,15 +46,19 @@ function mergeSeries (raws, sampleInt) {
   }
   return [...slots.keys()].sort((a, b) => a - b).map((slot) => {
     const { parts, ...acc } = slots.get(slot)
-    acc.latency = parts.length === 1 ? parts[0] : addEncoded(parts)
+    acc.latency = parts.length === 1 ? parts[0] : addParts(parts)
     return acc
   })
 }
 
-function addEncoded (parts) {
+// A slot's parts added up: a histogram, encoded once by seriesOf.
+function addParts (parts) {
   const sum = createLatencyHistogram()
-  for (const part of parts) if (part) sum.add(decode(part))
-  return encode(sum)
+  for (const part of parts) {
+    if (typeof part === 'string' && part !== '') addEncoded(sum, part)
+    else if (part) sum.add(part)
+  }
+  return sum
 }
 
 // The per-interval series of the result: what a report plots and a merge
@@ -70,7 +74,7 @@ function seriesOf (slots, sampleInt) {
     series.errors.push(slot.errors)
     series.latencyP50.push(at(50))
     series.latencyP99.push(at(99))
-    series.latency.push(slot.latency || '')
+    series.latency.push(!slot.latency ? '' : typeof slot.latency === 'string' ? slot.latency : encode(slot.latency))
   }
   return series
 }
@@ -82,7 +86,8 @@ function mergeHistograms (raws, field) {
   for (const r of raws) {
     if (!r[field]) continue
     if (merged === null) merged = createLatencyHistogram()
-    merged.add(decode(r[field]))
+    if (typeof r[field] === 'string') addEncoded(merged, r[field])
+    else merged.add(r[field])
   }
   return merged
 }
@@ -177,10 +182,10 @@ function aggregateResult (results, opts = {}) {
     result.latencyUncorrected = toStats(uncorrected, LATENCY_STATS)
     result.latencyUncorrected.totalCount = uncorrected.totalCount
   }
+  const lateness = totals.targetRate ? mergeHistograms(raws, 'lateness') : null
   if (totals.targetRate) {
     // Under a fixed rate: what was asked, what was done, and how far the
     // requests that could not go on time fell behind the plan.
-    const lateness = mergeHistograms(raws, 'lateness')
     result.rate = {
       target: totals.targetRate,
       achieved: result.duration > 0 ? Math.round(totals.totalCompletedRequests / result.duration * 100) / 100 : 0,
@@ -194,6 +199,7 @@ function aggregateResult (results, opts = {}) {
   result.histograms = {
     latency: encode(latencyHist),
     latencyUncorrected: uncorrected ? encode(uncorrected) : undefined,
+    lateness: lateness ? encode(lateness) : undefined,
     requests: encode(requestsHist),
     throughput: encode(throughputHist)
   }
@@ -201,6 +207,10 @@ function aggregateResult (results, opts = {}) {
   if (opts.thresholds && opts.thresholds.length) {
     result.thresholds = require('./thresholds').evaluateThresholds(opts.thresholds, result)
   }
+  // Which part of a sharded run this is, and the start time the shards
+  // shared: what `autocannon merge` counts and checks.
+  if (opts.shard) result.shard = { index: opts.shard.index, count: opts.shard.count }
+  if (opts.startAt !== undefined) result.startAt = new Date(opts.startAt)
   return result
 }
 

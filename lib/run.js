@@ -16,7 +16,7 @@ const { maskSecrets } = require('./redact')
 const OPEN_BATCH = 256
 
 class Run {
-  constructor (config, events, { onDone, onError, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot } = {}) {
+  constructor (config, events, { onDone, onError, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot, startAt } = {}) {
     this.config = config
     this.events = events
     this.onDone = onDone
@@ -51,7 +51,15 @@ class Run {
     // The run's clock: performance.now() for intervals, plus the epoch it
     // maps to; workers are handed the main thread's so samples line up.
     this.clock = clock || { start: performance.now(), epoch: performance.timeOrigin + performance.now() }
+    // Epoch ms to wait for before starting (the first round only: the
+    // caller passes it or not).
+    this.startAt = startAt
+    this.waitTimer = null
+    // Where the samples are counted from, and when the run really began:
+    // the same, except when a start time was given and the run got there
+    // late (a timer's lateness, a worker's boot).
     this.startedAt = 0
+    this.beganAt = 0
     this.cutAt = 0
     this.timers = []
     // Workers and skipAggregateResult hand the snapshot on: encode it.
@@ -65,21 +73,59 @@ class Run {
 
   start () {
     if (this.finished) return
-    const config = this.config
     // The first batch is built before any timer is armed: a request that
     // cannot be encoded, or a setupClient that throws, fails the start and
     // leaves nothing behind.
     this.addClients(OPEN_BATCH)
-    this.startedAt = performance.now()
+    if (this.startAt === undefined) return this.begin(null)
+    this.waitUntil(this.perfAt(this.startAt))
+  }
+
+  // One timer until the start time; nothing of the run exists until then.
+  // Timers may fire a little early: it is armed again for what is left.
+  waitUntil (at) {
+    this.waitTimer = null
+    const left = at - performance.now()
+    if (left > 0) {
+      this.waitTimer = setTimeout(() => this.waitUntil(at), left)
+      return
+    }
+    this.begin(at)
+  }
+
+  // `at`: the start time (performance.now() ms), or null for now.
+  begin (at) {
+    if (this.finished) return
+    const config = this.config
+    const now = performance.now()
+    this.beganAt = now
+    this.startedAt = at === null ? now : this.sampleOrigin(at, now)
     this.scheduleSample(1)
     this.timers.push(setInterval(() => this.events.emit('tick', this.recorder.takeTick()), 1000))
     const timeoutMs = config.timeout * 1000
     this.timers.push(setInterval(() => this.sweep(), Math.max(10, Math.min(250, timeoutMs / 10))))
     if (!config.amount) {
-      this.timers.push(setTimeout(() => this.finish(), config.duration * 1000))
+      // From the sample origin: shards that started together end together.
+      this.timers.push(setTimeout(() => this.finish(), Math.max(0, this.startedAt + config.duration * 1000 - now)))
     }
     if (this.scheduler) this.scheduler.start(this.recorder)
     this.openClients(0)
+  }
+
+  // Samples are counted from the start time, so that they end at the same
+  // instants on every machine, even when this one got there a little late
+  // (its first sample is then short). Later than a whole interval, the
+  // intervals it missed are skipped rather than recorded as empty: the
+  // samples still fall on the shared grid, and the merge's start skew
+  // shows how late it was.
+  sampleOrigin (at, now) {
+    const interval = this.config.sampleInt
+    if (now - at <= interval) return at
+    return at + Math.floor((now - at) / interval) * interval
+  }
+
+  perfAt (epochMs) {
+    return this.clock.start + (epochMs - this.clock.epoch)
   }
 
   addClients (count) {
@@ -261,7 +307,7 @@ class Run {
     let inFlight = 0
     for (const client of this.clients) inFlight += client.inFlight
     const raw = this.recorder.cut({
-      start: this.epochAt(this.cutAt || this.startedAt),
+      start: this.epochAt(this.cutAt || this.beganAt),
       finish: this.epochAt(now),
       inFlight,
       targetRate: this.scheduler ? this.scheduler.targetRate : 0
@@ -286,6 +332,7 @@ class Run {
   }
 
   halt () {
+    clearTimeout(this.waitTimer)
     for (const t of this.timers) clearTimeout(t)
     clearTimeout(this.sampleTimer)
     if (this.openTimer) clearImmediate(this.openTimer)
@@ -305,11 +352,18 @@ class Run {
     const inFlight = this.halt()
     const recorder = this.recorder
     const sampleInt = this.config.sampleInt
+    // Stopped while waiting for the start time: nothing was sent.
+    const began = this.beganAt !== 0
+    if (!began) this.beganAt = this.startedAt = now
     const elapsed = now - this.startedAt
     const due = (recorder.series.length + 1) * sampleInt
     // The last interval becomes a sample only when it is (nearly) whole,
     // or when it is the only one a short run has.
-    if (elapsed >= due - Math.max(5, sampleInt * 0.02) || recorder.series.length === 0) {
+    if (began && elapsed >= due - Math.max(5, sampleInt * 0.02)) {
+      // Whole: it ends where its timer would have ended it, as every other
+      // sample does (and every other shard's, on other machines).
+      recorder.sample(this.epochAt(this.startedAt + due))
+    } else if (began && recorder.series.length === 0) {
       recorder.sample(this.epochAt(now))
     } else {
       recorder.flushPartial()
@@ -317,7 +371,7 @@ class Run {
     const tick = recorder.takeTick()
     this.events.emit('tick', tick)
     const snapshot = recorder.snapshot({
-      start: this.epochAt(this.cutAt || this.startedAt),
+      start: this.epochAt(this.cutAt || this.beganAt),
       finish: this.epochAt(now),
       inFlight,
       targetRate: this.scheduler ? this.scheduler.targetRate : 0,

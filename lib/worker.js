@@ -25,6 +25,9 @@ try {
   run = new Run(config, events, {
     ...prepare(config),
     encodeSnapshot: true,
+    // Each worker waits for the start time on its own: samples then fall
+    // at the same instants in every thread, whatever the 'go' took.
+    startAt: workerData.startAt,
     onDone: (raw) => {
       parentPort.postMessage({ type: 'done', raw })
       parentPort.close()

@@ -13,12 +13,17 @@ const { AutocannonError, raise } = require('./errors')
 
 const WORKER_FILE = path.join(__dirname, 'worker.js')
 
-// Options a worker rebuilds its own config from: plain data only.
+// What a worker rebuilds its own config from: plain data only. `shard` is
+// left out because the config already holds this shard's part, which the
+// workers divide again; `startAt` because a worker may boot after it (it
+// gets the time with its start signal, see worker.js).
+const NOT_FOR_WORKERS = new Set(['urls', 'workers', 'shard', 'startAt'])
+
 function workerOptions (config, index) {
   const n = config.workers
   const opts = {}
   for (const [key, value] of Object.entries(config)) {
-    if (key === 'urls' || key === 'workers' || value === undefined) continue
+    if (NOT_FOR_WORKERS.has(key) || value === undefined) continue
     opts[key] = value
   }
   opts.connections = share(config.connections, n, index)
@@ -51,7 +56,7 @@ function runWorkers (config, events, prepared, done) {
   }
 
   for (let i = 0; i < config.workers; i++) {
-    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i) } })
+    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt } })
     workers.push(worker)
     worker.on('message', (msg) => {
       switch (msg.type) {

@@ -56,6 +56,6 @@ t.test('--html writes the report of the run; report re-renders saved runs', asyn
 })
 
 t.test('outputs are chosen in one table', async (t) => {
-  t.same(OUTPUTS.map((o) => o.option), ['renderResultsTable', 'json', 'html', 'hgrm'])
+  t.same(OUTPUTS.map((o) => o.option), ['renderResultsTable', 'json', 'out', 'html', 'hgrm'])
   for (const o of OUTPUTS) t.ok(OUTPUT_OPTIONS.includes(o.option), `${o.option} is kept from the library`)
 })

@@ -228,7 +228,7 @@ t.test("require('autocannon') runs a benchmark", async (t) => {
         total: result.requests.total,
         errors: result.errors,
         resolved: require.resolve('autocannon'),
-        helpers: ['track', 'printResult', 'aggregateResult', 'parseArguments', 'findMaxRate', 'renderHtml'].map((name) => typeof autocannon[name]),
+        helpers: ['track', 'printResult', 'aggregateResult', 'parseArguments', 'findMaxRate', 'renderHtml', 'mergeResults'].map((name) => typeof autocannon[name]),
         version: require('autocannon/package.json').version,
         printResultPath: require('autocannon/lib/printResult') === autocannon.printResult,
         aggregateResultPath: require('autocannon/lib/aggregateResult') === autocannon.aggregateResult,
@@ -242,7 +242,7 @@ t.test("require('autocannon') runs a benchmark", async (t) => {
   t.equal(got.total, 50, 'result.requests.total')
   t.equal(got.errors, 0)
   t.equal(got.resolved, path.join(fs.realpathSync(shared.app), 'node_modules', 'autocannon', 'autocannon.js'))
-  t.same(got.helpers, ['function', 'function', 'function', 'function', 'function', 'function'])
+  t.same(got.helpers, ['function', 'function', 'function', 'function', 'function', 'function', 'function'])
   t.equal(got.version, pkg.version, "require('autocannon/package.json')")
   t.ok(got.printResultPath, "require('autocannon/lib/printResult') is printResult, as scripts written for autocannon expect")
   t.ok(got.aggregateResultPath, "require('autocannon/lib/aggregateResult') is aggregateResult")

@@ -388,6 +388,22 @@ declare namespace autocannon {
      * `result.thresholds`.
      */
     thresholds?: string[]
+
+    /**
+     * This process sends part `index` of `count` of the load (0-based, as a
+     * Kubernetes Indexed Job numbers its pods; `'I/N'` works too):
+     * `connections`, `amount` and `maxOverallRequests` are divided exactly
+     * as workers divide them, `overallRate` and the `stages` rates evenly.
+     * The result says which shard it is, for `autocannon merge`.
+     */
+    shard?: { index: number, count: number } | string
+
+    /**
+     * Wait until this time, then start: samples then end at this time + 1,
+     * 2… intervals on every machine. A `Date`, epoch milliseconds, or ISO
+     * 8601 with a zone. More than one `sampleInt` in the past is refused.
+     */
+    startAt?: Date | number | string
   }
 
   /**
@@ -459,9 +475,11 @@ declare namespace autocannon {
     | 'AC_INVALID_TLS_FILE'
     | 'AC_TOO_MANY_CONNECTIONS'
     | 'AC_TOO_MANY_WORKERS'
+    | 'AC_TOO_MANY_SHARDS'
     | 'AC_WORKER_FAILED'
     | 'AC_NOT_A_RESULT'
     | 'AC_NOT_WITH_WORKERS'
+    | 'AC_CANNOT_MERGE'
     | 'AC_NO_RESPONSE'
 
   /**
@@ -568,6 +586,8 @@ declare namespace autocannon {
     histograms?: {
       latency: string
       latencyUncorrected?: string
+      /** Under a rate: how late requests left against the plan (µs). */
+      lateness?: string
       requests: string
       throughput: string
     }
@@ -589,6 +609,25 @@ declare namespace autocannon {
     }
     /** The outcome of each of the `thresholds` option's expressions. */
     thresholds?: ThresholdResult[]
+    /** With the `shard` option: which part of the run this is (0-based). */
+    shard?: { index: number, count: number }
+    /** With the `startAt` option: the time the run waited for (a string when read back from JSON). */
+    startAt?: Date
+    /** In a result made by `autocannon merge`: what was merged. */
+    merge?: {
+      /** Results merged. */
+      results: number
+      /** Shards among them, and how many there should be. */
+      shards: number
+      expected: number
+      /** Indexes of the shards with no result. */
+      missing: number[]
+      /** Indexes that had more than one result (only the first was merged). */
+      duplicates: number[]
+      /** The latest start minus the earliest, as each machine's clock read it. */
+      startSkewMs: number
+      warnings: Array<{ code: 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH', message: string }>
+    }
   }
 
   /**
@@ -930,6 +969,23 @@ declare namespace autocannon {
    * throws an {@link AutocannonError} with code `AC_NOT_A_RESULT`.
    */
   export function renderHtml (results: Result | ReadonlyArray<Result>, options?: RenderHtmlOptions): string
+
+  /** `mergeResults` options. */
+  export interface MergeOptions {
+    /** How many shards there should be, when the results do not say it (or to hold them to it). */
+    expect?: number
+    /** Expressions held to the merged result, as the `thresholds` option. */
+    thresholds?: string[]
+  }
+
+  /**
+   * The results of one run's shards (live, or read back from `-j`/`--out`
+   * output) as the result of the whole run: latency histograms added bucket
+   * by bucket, requests and bytes summed per wall-clock second (Req/Sec
+   * from those sums), counts summed; `merge` says what was merged and what
+   * is missing. Each result needs its `histograms` and `series`.
+   */
+  export function mergeResults (results: ReadonlyArray<Result>, options?: MergeOptions): Result & { merge: NonNullable<Result['merge']> }
 
   /** The options the command line adds to the library's. */
   export interface CliOptions {

@@ -59,6 +59,10 @@ const OPTIONS = {
   thresholds: { alias: 'threshold', kind: 'list', flag: 'threshold' },
   html: { kind: 'string' },
   hgrm: { kind: 'string' },
+  out: { kind: 'string' },
+  // One part of a run spread over several processes or machines.
+  shard: { kind: 'string' },
+  startAt: { kind: 'string' },
   renderStatusCodes: { alias: 'statusCodes', kind: 'boolean' },
   cert: { kind: 'string' },
   key: { kind: 'string' },
@@ -399,6 +403,12 @@ function parseArguments (argv, env = process.env) {
     opts.renderResultsTable = true
   }
   if (opts.verbose === undefined) opts.verbose = true
+
+  if (opts.shard !== undefined) {
+    const shard = require('../shard').parseShard(opts.shard, env)
+    if (shard === null) throw argument(`Invalid value for --shard: "${opts.shard}" is not I/N with 0 <= I < N (0-based, as a Kubernetes Indexed Job numbers its pods), or auto/N`)
+    opts.shard = shard
+  }
 
   if (opts.headers) opts.headers = parseHeaders(opts.headers)
   const bodies = ['body', 'input', 'form'].filter((name) => opts[name] !== undefined)

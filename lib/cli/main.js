@@ -25,7 +25,9 @@ const EXIT_THRESHOLDS_FAILED = 99
 // `autocannon <command> …`: work on saved results instead of running.
 const COMMANDS = {
   report: './report',
-  compare: './compare'
+  compare: './compare',
+  merge: './merge',
+  kube: './kube'
 }
 
 // Thrown to end quietly after Ctrl-C, when there is no result to show.
@@ -113,10 +115,18 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
     // A warmup given a duration runs for it, even before an amount run.
     if (opts.warmup.duration !== undefined) libOpts.amount = 0
     libOpts.forever = false
+    // The warmup goes first; the run proper waits for the start time.
+    delete libOpts.startAt
   }
   const instance = autocannon(libOpts)
   session.current = instance
   if (session.stopped) instance.stop()
+  const config = instance.opts
+  if (config && config.startAt !== undefined && opts.renderProgressBar) {
+    const seconds = Math.max(0, (config.startAt - Date.now()) / 1000)
+    const part = config.shard ? `shard ${config.shard.index} of ${config.shard.count} (0-based), ` : ''
+    process.stderr.write(`${part}starting at ${new Date(config.startAt).toISOString()} (in ${seconds.toFixed(1)} s)\n`)
+  }
 
   if (opts.renderProgressBar) {
     // The header and the bar; the tables are an output like the others.
@@ -297,4 +307,4 @@ function runCommand (name, argv) {
     .then((code) => { process.exitCode = code || 0 }, fail)
 }
 
-module.exports = { main, pointAt, EXIT_THRESHOLDS_FAILED }
+module.exports = { main, pointAt, libraryOptions, EXIT_THRESHOLDS_FAILED }

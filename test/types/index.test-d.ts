@@ -62,7 +62,9 @@ const everyOption: autocannon.Options = {
   skipAggregateResult: false,
   maxBodySize: 1024,
   debug: false,
-  thresholds: ['p99 < 200ms', 'errors < 1%', 'rps > 5000']
+  thresholds: ['p99 < 200ms', 'errors < 1%', 'rps > 5000'],
+  shard: { index: 0, count: 4 },
+  startAt: new Date()
 }
 expectAssignable<autocannon.Options>(everyOption)
 expectAssignable<autocannon.Options>({ url, form: { name: { type: 'text', value: 'x' }, file: { type: 'file', path: 'a.png', options: { filename: 'b.png' } } } })
@@ -84,6 +86,10 @@ expectError(autocannon({ url, requests: [{ onResponse: (status: string) => {} }]
 expectError(autocannon({ url, verifyBody: (body: string) => { console.log(body) } }))
 expectError(autocannon({ url, tlsOptions: { rejectUnauthorized: 'yes' } }))
 expectError(autocannon({ url, thresholds: 'p99 < 200ms' }))
+expectAssignable<autocannon.Options>({ url, shard: '1/4', startAt: '2030-01-01T12:00:00Z' })
+expectAssignable<autocannon.Options>({ url, startAt: Date.now() + 60000 })
+expectError(autocannon({ url, shard: { index: 0 } }))
+expectError(autocannon({ url, startAt: true }))
 
 // --- the instance: awaitable, an EventEmitter, stop() --------------------
 
@@ -176,6 +182,11 @@ if (result.thresholds) {
   expectType<number>(first.value - first.limit)
   expectType<string>(first.expression + first.metric + first.operator)
 }
+if (result.shard) expectType<number>(result.shard.index + result.shard.count)
+if (result.merge) {
+  expectType<number[]>(result.merge.missing)
+  expectType<number>(result.merge.startSkewMs + result.merge.shards + result.merge.expected)
+}
 expectError(result.errorsByCause.dns)
 expectError(result.latency.total)
 
@@ -251,3 +262,9 @@ expectType<typeof autocannon>(autocannon.default)
 expectType<string>(autocannon.renderHtml(result))
 expectType<string>(autocannon.renderHtml([result, result], { title: 'before vs after', names: ['before.json', 'after.json'] }))
 expectError(autocannon.renderHtml(result, { names: 'before.json' }))
+
+// mergeResults: shards' results into one, with what was merged.
+const mergedResult = autocannon.mergeResults([result, result], { expect: 2, thresholds: ['rps > 1000'] })
+expectType<number[]>(mergedResult.merge.missing)
+expectType<number>(mergedResult.requests.total)
+expectError(autocannon.mergeResults(result))

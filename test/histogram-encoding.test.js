@@ -1,0 +1,60 @@
+'use strict'
+
+// addEncoded() reads encoded histograms straight into a target: the same
+// counts, total, min and max as the library's decode followed by add().
+
+const t = require('tap')
+const { createLatencyHistogram, encode, decode, addEncoded } = require('../lib/histogram')
+const { decodeFromCompressedBase64 } = require('hdr-histogram-js/dist/encoding')
+const Int32Histogram = require('hdr-histogram-js/dist/Int32Histogram').default
+
+function sameHistogram (t, a, b, label) {
+  t.equal(a.totalCount, b.totalCount, `${label}: total`)
+  t.equal(a.maxValue, b.maxValue, `${label}: max`)
+  t.equal(a.minNonZeroValue, b.minNonZeroValue, `${label}: min`)
+  t.equal(a.countsArrayLength, b.countsArrayLength, `${label}: range`)
+  let diff = 0
+  for (let i = 0; i < a.countsArrayLength; i++) if (a.getCountAtIndex(i) !== b.getCountAtIndex(i)) diff++
+  t.equal(diff, 0, `${label}: every bucket`)
+}
+
+t.test('the same as decode + add, for narrow, wide, empty and huge histograms', async (t) => {
+  let seed = 7
+  const rand = () => { seed = (seed * 1103515245 + 12345) >>> 0; return seed / 4294967296 }
+  for (let trial = 0; trial < 25; trial++) {
+    const parts = []
+    for (let p = 0; p < 3; p++) {
+      const h = createLatencyHistogram()
+      const n = trial === 0 ? 0 : Math.floor(rand() * 5000)
+      // Some spread past the hour the histogram is built for (it resizes).
+      const spread = trial % 5 === 0 ? 23 : 12
+      for (let i = 0; i < n; i++) h.recordValue(Math.floor(Math.exp(rand() * spread)))
+      if (trial % 7 === 1) h.recordValue(0)
+      if (trial % 6 === 2) h.recordValueWithCount(1500, 3e6)
+      parts.push(encode(h))
+    }
+    const viaLibrary = createLatencyHistogram()
+    const direct = createLatencyHistogram()
+    for (const e of parts) {
+      viaLibrary.add(decodeFromCompressedBase64(e, 32, false))
+      addEncoded(direct, e)
+    }
+    sameHistogram(t, direct, viaLibrary, `trial ${trial}`)
+    const one = decode(parts[1])
+    const reference = decodeFromCompressedBase64(parts[1], 32, false)
+    t.equal(one.totalCount, reference.totalCount)
+    t.equal(one.getValueAtPercentile(99), reference.getValueAtPercentile(99), 'decode() reads it the same')
+  }
+})
+
+t.test('an encoding of another layout goes the library\'s way', async (t) => {
+  const other = new Int32Histogram(1, 1e6, 2)
+  for (let i = 1; i < 1000; i++) other.recordValue(i * 37)
+  const target = createLatencyHistogram()
+  addEncoded(target, encode(other))
+  t.equal(target.totalCount, 999)
+  const viaLibrary = createLatencyHistogram()
+  viaLibrary.add(decodeFromCompressedBase64(encode(other), 32, false))
+  sameHistogram(t, target, viaLibrary, 'two significant digits')
+  t.equal(addEncoded(createLatencyHistogram(), encode(other), { fallback: false }), false)
+})
