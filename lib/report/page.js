@@ -118,7 +118,11 @@
     const axes = [
       percentiles
         ? { label: chart.xLabel, splits: decades, values: function (u, ticks) { return ticks.map(function (x) { return percentile(x) }) } }
-        : { label: chart.xLabel },
+        : chart.xTicks === 'data'
+          // A tick at each value measured (connection counts), not at
+          // round numbers none of them is.
+          ? { label: chart.xLabel, splits: function (u) { return u.data[0] }, filter: function (u, splits) { return splits }, values: function (u, ticks) { return ticks.map(function (x) { return x == null ? null : x.toLocaleString('en-US') }) } }
+          : { label: chart.xLabel },
       { label: chart.yLabel, scale: 'y', size: 60 }
     ]
     const scales = {

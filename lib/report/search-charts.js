@@ -97,6 +97,7 @@ function capacityChart (runs) {
     yUnit: ' req/s',
     // Connection counts such as 100,1000,10000 are a decade apart.
     xLog: max / min >= 10,
+    xTicks: 'data',
     points: true,
     marks
   }, lines)
