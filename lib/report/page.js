@@ -40,7 +40,9 @@
     const px = uPlot.pxRatio || 1
     ctx.save()
     ctx.lineWidth = 2 * px
-    // uPlot leaves the alignment of its last axis labels set.
+    // uPlot leaves the dash of its last line and the alignment of its
+    // last axis labels set.
+    ctx.setLineDash([])
     ctx.textAlign = 'left'
     ctx.textBaseline = 'alphabetic'
     ctx.font = (12 * px) + 'px system-ui, sans-serif'
@@ -58,7 +60,8 @@
         // Left of the point when the word would run off the plot.
         const w = ctx.measureText(m.label).width
         const left = x + 10 * px + w > u.bbox.left + u.bbox.width
-        ctx.fillText(m.label, left ? x - 10 * px - w : x + 10 * px, y - 8 * px)
+        // Below a point under a limit line (the answer), above otherwise.
+        ctx.fillText(m.label, left ? x - 10 * px - w : x + 10 * px, m.below ? y + 18 * px : y - 8 * px)
       }
     }
     ctx.restore()

@@ -129,7 +129,7 @@ function stepChart (run, search, slos, { id, several }) {
   // The answer, on the last step that passed at its rate.
   if (search.best) {
     const at = order.filter((o) => o.step.target === search.best.rate && o.step.verdict === 'pass').pop()
-    if (at) marks.push({ x: at.step.target, y: positive(at.latency[line]), color: BEST_COLOUR, label: `best ${Math.round(at.step.target).toLocaleString('en-US')} req/s` })
+    if (at) marks.push({ x: at.step.target, y: positive(at.latency[line]), color: BEST_COLOUR, label: `best ${Math.round(at.step.target).toLocaleString('en-US')} req/s`, below: true })
   }
   return {
     id,
