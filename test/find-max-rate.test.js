@@ -76,7 +76,7 @@ t.test('bad input is refused before anything runs', async (t) => {
 
 t.test('CLI: a live step table, the closing sentence, -j the whole search', async (t) => {
   const url = await capacityServer(t, 'errors', 300)
-  const out = await run(['--findMaxRate', '--slo', 'non2xx<1%', '-c', '4,8', '--stepDuration', '1', '-j', '-V', url], { timeoutMs: 240000 })
+  const out = await run(['--findMaxRate', '--slo', 'non2xx<1%', '-c', '4,8', '--stepDuration', '1', '-j', '-V', url], { timeout: 240000 })
   t.equal(out.code, 0, out.stderr)
   const search = JSON.parse(out.stdout)
   t.same(search.searches.map((s) => s.connections), [4, 8], 'one search per connection count')

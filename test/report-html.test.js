@@ -1,11 +1,11 @@
 'use strict'
 
 // The HTML report in a real browser: headless Chromium (Debian's
-// `chromium`, driven by puppeteer-core) opens reports of real runs from
-// file:// and checks that nothing fails, nothing is fetched, every chart
-// drew its lines, and the tables show the result's numbers. The reports
-// and their screenshots are kept in .tap/report-html/ (not committed) for
-// a person to look at.
+// `chromium`, driven by puppeteer-core) opens reports of real runs, and of
+// capacity searches, from file:// and checks that nothing fails, nothing is
+// fetched, every chart drew its lines, and the tables show the result's
+// numbers. The reports and their screenshots are kept in .tap/report-html/
+// (not committed) for a person to look at.
 
 const t = require('tap')
 const fs = require('fs')
@@ -16,6 +16,8 @@ const { renderHtml } = require('../lib/report-html')
 const { readResults } = require('../lib/saved-result')
 const printResult = require('../lib/print-result')
 const { childServer } = require('./helpers/servers')
+const { run } = require('./helpers/cli')
+const { searchA, searchB } = require('./helpers/synthetic-search')
 
 const OUT = path.join(__dirname, '..', '.tap', 'report-html')
 
@@ -24,6 +26,10 @@ function findChromium () {
   const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']
   return { found: candidates.find((p) => fs.existsSync(p)), candidates }
 }
+
+// Real runs, and a real capacity search through the CLI, on a machine that
+// may be loaded: more than the 180 s of .taprc.
+t.setTimeout(600000)
 
 const { found: chromium, candidates } = findChromium()
 if (!chromium) {
@@ -165,6 +171,69 @@ async function checkTables (t, page, runs) {
   t.same(cli, printed, 'the CLI tables, as printResult prints them')
 }
 
+// A search page's charts: the capacity chart with one line per file, and
+// for each connection count p50, p99, p99.9 and each latency SLO as a line
+// at its limit. Lines with no point (no rate passed) are not looked for.
+function checkSearchCharts (t, charts, files) {
+  const expected = { capacity: files.map((f) => f.name) }
+  const slos = []
+  let k = 0
+  for (const { search } of files) {
+    for (let i = 0; i < search.searches.length; i++) {
+      const latencySlos = search.slos.filter((x) => /^p/.test(x))
+      expected[`search-${k}`] = ['p50', 'p99', 'p99.9', ...latencySlos.map((x) => `SLO ${x}`)]
+      slos.push(latencySlos)
+      k++
+    }
+  }
+  t.same(Object.keys(charts).sort(), Object.keys(expected).sort(), 'the capacity chart and one chart per connection count')
+  for (const [id, labels] of Object.entries(expected)) {
+    const c = charts[id]
+    t.same(c.labels, labels, `${id}: series`)
+    t.same(c.legend.slice(1), labels, `${id}: legend`)
+    t.ok(c.size[0] > 300 && c.size[1] > 100, `${id}: canvas ${c.size.join('×')}`)
+    t.ok(c.painted > 5000, `${id}: canvas drawn (${c.painted} pixels)`)
+    c.labels.forEach((label, k) => {
+      if (c.data[k + 1].every((v) => v === null)) return
+      t.ok(c.alone[k] > 20, `${id}: the line "${label}" is on the canvas (${c.alone[k]} pixels of ${c.colours[k]} drawn alone)`)
+    })
+  }
+  // The SLO at its limit at every offered rate, across the plot.
+  k = 0
+  for (const { search } of files) {
+    for (const s of search.searches) {
+      const c = charts[`search-${k}`]
+      t.same(c.data[0], s.steps.map((x) => x.target).sort((a, b) => a - b), `search-${k}: x is each step's offered rate`)
+      slos[k].forEach((slo, j) => {
+        const limit = Number(/(\d+(?:\.\d+)?)ms$/.exec(slo)[1])
+        t.ok(c.data[4 + j].every((v) => v === limit), `search-${k}: ${slo} drawn at ${limit} ms`)
+      })
+      k++
+    }
+  }
+}
+
+// The capacity table has each search's best rate; each connection count
+// its sentence and its steps with their verdicts.
+async function checkSearchTables (t, page, files) {
+  const capacity = await tableRows(page, 'capacity')
+  let k = 0
+  for (const { search } of files) {
+    for (const s of search.searches) {
+      const [connections, best, status] = capacity[`capacity-${k}`]
+      t.equal(numberOf(connections), s.connections, `capacity-${k}: connections`)
+      if (s.best) t.equal(numberOf(best), s.best.rate, `capacity-${k}: the best rate is the search's, ${s.best.rate} req/s`)
+      else t.equal(best, '—', `capacity-${k}: no rate passed`)
+      if (s.status !== 'found') t.match(status, s.status === 'below-low' ? /below the low rate/ : s.status, `capacity-${k}: ${s.status} marked`)
+      const sentence = await page.evaluate((k) => document.getElementById(`sentence-${k}`).textContent, k)
+      t.equal(sentence, s.sentence, `sentence-${k}: the closing sentence`)
+      const steps = await page.evaluate((k) => [...document.querySelectorAll(`#steps-${k} tbody tr`)].map((tr) => tr.dataset.verdict), k)
+      t.same(steps, s.steps.map((x) => x.verdict), `steps-${k}: every step with its verdict`)
+      k++
+    }
+  }
+}
+
 async function screenshot (t, page, name) {
   const file = path.join(OUT, name)
   await page.screenshot({ path: file, fullPage: true })
@@ -261,6 +330,56 @@ function main () {
       })
       await checkTables(t, page, [{ result: saved[0] }, { result: saved[1] }])
       await screenshot(t, page, 'report-two.png')
+    })
+
+    await t.test('search report: two searches written by hand', async (t) => {
+      const files = [{ name: 'a', search: searchA() }, { name: 'b', search: searchB() }]
+      const file = path.join(OUT, 'report-search.html')
+      fs.writeFileSync(file, renderHtml(files.map((f) => f.search), { names: files.map((f) => f.name) }))
+      const { page, problems, requests, url } = await openReport(t, browser, file)
+      t.same(problems, [], 'no console errors or warnings')
+      t.same(requests.filter((u) => u !== url), [], 'no request but the file itself')
+      t.same(await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)), [], 'no resource loaded')
+      const charts = await drawn(page)
+      checkSearchCharts(t, charts, files)
+      t.same(charts.capacity.data, [[10, 100, 1000], [900, 1600, 1200], [600, 800, null]], 'capacity: best rate by connections, per file')
+      t.equal(charts.capacity.xDistr, 3, '10 to 1000 connections on a log axis')
+      await checkSearchTables(t, page, files)
+      await screenshot(t, page, 'report-search.png')
+    })
+
+    await t.test('search report of a real search: --findMaxRate --html, then report', async (t) => {
+      const server = await childServer(t, 'capacity-server.js', ['errors', '300'])
+      const html = path.join(OUT, 'report-search-cli.html')
+      const out = await run(['--findMaxRate', '--slo', 'non2xx<1%', '--stepDuration', '1', '-c', '4', '-j', '--html', html, server.url], { timeout: 300000 })
+      t.ok(out.code === 0 || out.code === 99, `the search ran (exit ${out.code}) ${out.stderr.split('\n').slice(-2).join(' ')}`)
+      const search = JSON.parse(out.stdout)
+      t.comment(search.searches[0].sentence)
+      t.equal(search.searches[0].connections, 4)
+      t.ok(search.searches[0].steps.length >= 2, `${search.searches[0].steps.length} steps`)
+
+      const cli = await openReport(t, browser, html)
+      t.same(cli.problems, [], 'no console errors or warnings')
+      t.same(cli.requests.filter((u) => u !== cli.url), [], 'no request but the file itself')
+      const files = [{ name: server.url, search }]
+      checkSearchCharts(t, await drawn(cli.page), files)
+      await checkSearchTables(t, cli.page, files)
+      t.match(await cli.page.title(), `autocannon: capacity of ${server.url}`)
+      await screenshot(t, cli.page, 'report-search-cli.png')
+
+      // As saved with -j, beside a search written by hand: one line each.
+      const saved = path.join(dir, 'real.json')
+      fs.writeFileSync(saved, out.stdout)
+      const other = path.join(dir, 'by-hand.json')
+      fs.writeFileSync(other, JSON.stringify(searchB()))
+      const two = path.join(OUT, 'report-search-two.html')
+      const rep = await run(['report', saved, other, '-o', two])
+      t.equal(rep.code, 0, rep.stderr)
+      const both = await openReport(t, browser, two)
+      t.same(both.problems, [], 'no console errors or warnings')
+      const charts = await drawn(both.page)
+      t.same(charts.capacity.labels, ['real', 'by-hand'], 'the seed\'s plot: one line per file, named after it')
+      checkSearchCharts(t, charts, [{ name: 'real', search }, { name: 'by-hand', search: searchB() }])
     })
   })
 }

@@ -1,13 +1,13 @@
 'use strict'
 
 // `autocannon report a.json [b.json …] [-o report.html]`: saved results
-// (JSON or NDJSON, as -j writes them) into one HTML report; to stdout
-// without -o.
+// and capacity searches (JSON or NDJSON, as -j writes them) into one HTML
+// report, one line per file; to stdout without -o.
 
 const fs = require('fs')
 const path = require('path')
 const { raise } = require('../errors')
-const { readResults } = require('../saved-result')
+const { readInputs } = require('../saved-result')
 
 const USAGE = 'usage: autocannon report a.json [b.json …] [-o report.html]'
 
@@ -31,20 +31,20 @@ function run (argv, { stdout = process.stdout } = {}) {
     return 0
   }
   const files = a._.map(String)
-  if (files.length === 0) throw raise('AC_INVALID_ARGUMENT', `report needs at least one saved result (${USAGE})`)
+  if (files.length === 0) throw raise('AC_INVALID_ARGUMENT', `report needs at least one saved result or search (${USAGE})`)
   const output = a.output === undefined ? undefined : String(a.output)
   if (output !== undefined) require('../outputs').checkDestinations({ html: output })
-  const results = []
+  const inputs = []
   const names = []
   for (const file of files) {
-    const read = readResults(file, { need: ['histograms', 'series'] })
+    const read = readInputs(file, { need: ['histograms', 'series'] })
     const base = path.basename(file).replace(/\.(nd)?json$/i, '')
-    read.forEach((result, i) => {
-      results.push(result)
+    read.forEach(({ value }, i) => {
+      inputs.push(value)
       names.push(read.length > 1 ? `${base} #${i + 1}` : base)
     })
   }
-  const html = require('../report-html').renderHtml(results, { names })
+  const html = require('../report-html').renderHtml(inputs, { names })
   if (output === undefined) stdout.write(html)
   else fs.writeFileSync(output, html)
   return 0

@@ -2,8 +2,10 @@
 
 // `autocannon --findMaxRate --slo 'p99<200ms' -c 100,1000 URL`: the live
 // step table and closing sentences on stderr, the whole search as one JSON
-// line on stdout with -j.
+// line on stdout with -j, and its report with --html (the file was checked
+// before the search, in main).
 
+const fs = require('fs')
 const { findMaxRate } = require('../find-max-rate')
 const { headerLine, stepLine, probeLine } = require('../print-search')
 
@@ -34,6 +36,7 @@ function runSearch (opts, libOpts, session) {
   return Promise.resolve(search).then((out) => {
     session.current = null
     if (opts.json) process.stdout.write(JSON.stringify(out) + '\n')
+    if (opts.html) fs.writeFileSync(opts.html, require('../report-html').renderHtml([out]))
     for (const s of out.searches) err.write(`${s.sentence}\n`)
     return out.searches.some((s) => s.status === 'below-low') ? EXIT_SLO_MISSED : 0
   })

@@ -33,17 +33,77 @@
     return uPlot.rangeNum(0, max > 0 ? max : 1, 0.1, true)
   }
 
+  // Rings (and words) over points: the charts' verdicts and statuses,
+  // which a line alone would not show. Drawn whatever series are shown.
+  function drawMarks (u, marks) {
+    const ctx = u.ctx
+    const px = uPlot.pxRatio || 1
+    ctx.save()
+    ctx.lineWidth = 2 * px
+    // uPlot leaves the dash of its last line and the alignment of its
+    // last axis labels set.
+    ctx.setLineDash([])
+    ctx.textAlign = 'left'
+    ctx.textBaseline = 'alphabetic'
+    ctx.font = (12 * px) + 'px system-ui, sans-serif'
+    for (const m of marks) {
+      if (m.y == null) continue
+      const x = u.valToPos(m.x, 'x', true)
+      const y = u.valToPos(m.y, 'y', true)
+      if (!isFinite(x) || !isFinite(y)) continue
+      ctx.strokeStyle = m.color
+      ctx.beginPath()
+      ctx.arc(x, y, 7 * px, 0, 2 * Math.PI)
+      ctx.stroke()
+      if (m.label) {
+        ctx.fillStyle = m.color
+        // Left of the point when the word would run off the plot.
+        const w = ctx.measureText(m.label).width
+        const left = x + 10 * px + w > u.bbox.left + u.bbox.width
+        // Below a point under a limit line (the answer), above otherwise.
+        ctx.fillText(m.label, left ? x - 10 * px - w : x + 10 * px, m.below ? y + 18 * px : y - 8 * px)
+      }
+    }
+    ctx.restore()
+  }
+
+  // An SLO is a limit at every rate, not a measurement: a level line
+  // across the whole plot, even over a single step.
+  function level (u, si) {
+    const stroke = new Path2D()
+    const values = u.data[si]
+    let v = null
+    for (let i = 0; i < values.length && v == null; i++) v = values[i]
+    if (v != null) {
+      const y = u.valToPos(v, 'y', true)
+      stroke.moveTo(u.bbox.left, y)
+      stroke.lineTo(u.bbox.left + u.bbox.width, y)
+    }
+    return { stroke: stroke, fill: null, clip: null, band: null, gaps: null, flags: 0 }
+  }
+
+  // Room around the outer points, so that none is cut in half by the edge.
+  function padded (log) {
+    return function (u, min, max) {
+      if (min == null || max == null) return [min, max]
+      if (log) return [min / 1.25, max * 1.25]
+      const pad = (max - min) * 0.05 || Math.abs(max) * 0.1 || 1
+      return [min - pad, max + pad]
+    }
+  }
+
   function options (chart, width) {
     const percentiles = chart.kind === 'percentiles'
-    const unit = chart.yLabel.indexOf('ms') !== -1 ? ' ms' : ''
+    const unit = chart.yUnit !== undefined ? chart.yUnit : chart.yLabel.indexOf('ms') !== -1 ? ' ms' : ''
+    const xUnit = chart.xUnit !== undefined ? chart.xUnit : ' s'
     const series = [{
       label: chart.xLabel,
       value: percentiles
         ? function (u, v) { return v == null ? '—' : percentile(v, 3) }
-        : function (u, v) { return plain(v, ' s') }
+        : function (u, v) { return plain(v, xUnit) }
     }]
     for (const s of chart.series) {
-      series.push({
+      const line = {
         label: s.label,
         stroke: s.color,
         width: 2,
@@ -51,25 +111,36 @@
         scale: s.scale || 'y',
         spanGaps: true,
         value: function (u, v) { return plain(v, s.scale === 'y' || !s.scale ? unit : '') }
-      })
+      }
+      // Few points, each a step or a search: every one drawn. An SLO is a
+      // limit, not a measurement: no points on it.
+      if (chart.points) line.points = s.slo ? { show: false } : { show: true, size: 8, stroke: s.color, fill: s.color }
+      if (s.slo) line.paths = level
+      series.push(line)
     }
     const axes = [
       percentiles
         ? { label: chart.xLabel, splits: decades, values: function (u, ticks) { return ticks.map(function (x) { return percentile(x) }) } }
-        : { label: chart.xLabel },
+        : chart.xTicks === 'data'
+          // A tick at each value measured (connection counts), not at
+          // round numbers none of them is.
+          ? { label: chart.xLabel, splits: function (u) { return u.data[0] }, filter: function (u, splits) { return splits }, values: function (u, ticks) { return ticks.map(function (x) { return x == null ? null : x.toLocaleString('en-US') }) } }
+          : { label: chart.xLabel },
       { label: chart.yLabel, scale: 'y', size: 60 }
     ]
     const scales = {
       x: percentiles
         ? { time: false, distr: 3, log: 10, range: function (u, min, max) { return [1, Math.pow(10, Math.max(1, Math.ceil(Math.log10(max || 10))))] } }
-        : { time: false },
-      y: { range: fromZero }
+        : chart.points ? { time: false, distr: chart.xLog ? 3 : 1, log: 10, range: padded(chart.xLog) } : { time: false },
+      y: chart.yLog ? { distr: 3, log: 10 } : { range: fromZero }
     }
     if (chart.y2Label) {
       axes.push({ label: chart.y2Label, scale: 'errors', side: 1, size: 60, grid: { show: false } })
       scales.errors = { range: fromZero }
     }
-    return { title: chart.title, width: width, height: 360, series: series, axes: axes, scales: scales }
+    const opts = { title: chart.title, width: width, height: 360, series: series, axes: axes, scales: scales }
+    if (chart.marks && chart.marks.length) opts.hooks = { draw: [function (u) { drawMarks(u, chart.marks) }] }
+    return opts
   }
 
   const holders = []

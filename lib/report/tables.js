@@ -142,4 +142,4 @@ function cliTables (runs) {
     `<pre id="cli-${i}">${escapeHtml(cliText(result))}</pre></figure>`).join('\n')
 }
 
-module.exports = { escapeHtml, runTable, latencyTable, statusTable, errorTable, thresholdTables, cliTables, cliText }
+module.exports = { escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, thresholdTables, cliTables, cliText }

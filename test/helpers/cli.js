@@ -15,7 +15,8 @@ function env (extra = {}) {
 }
 
 // Spawns the CLI; `.done` resolves to { code, signal, stdout, stderr }.
-function start (args, { extraEnv, cwd, timeoutMs = 30000 } = {}) {
+// `timeout` (ms) for what runs longer than a test run: a capacity search.
+function start (args, { extraEnv, cwd, timeout = 30000 } = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout.setEncoding('utf8')
   child.stderr.setEncoding('utf8')
@@ -23,7 +24,7 @@ function start (args, { extraEnv, cwd, timeoutMs = 30000 } = {}) {
   child.err = ''
   child.stdout.on('data', (c) => { child.out += c })
   child.stderr.on('data', (c) => { child.err += c })
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeout)
   child.done = new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code, signal) => {
