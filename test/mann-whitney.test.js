@@ -9,7 +9,7 @@
 
 const t = require('tap')
 const { mannWhitney } = require('../lib/stats/mann-whitney')
-const { normalSf } = require('../lib/stats/normal')
+const { normalSf, normalIsf, tIsf } = require('../lib/stats/normal')
 const { seededRandom } = require('../lib/stats/random')
 
 const close = (t, actual, expected, relative, msg) =>
@@ -69,10 +69,12 @@ t.test('the smallest p the samples could give (benchstat\'s "too few samples")',
   close(t, mannWhitney([1, 2, 3, 4], [5, 6, 7, 8]).minP, 2 / 70, 1e-12, '4 + 4: 0.0286, as benchstat says')
   t.equal(mannWhitney([5, 6], [1, 2]).minP, 1 / 3, '2 + 2')
   const same = mannWhitney([5, 5, 5], [5, 5, 5, 5])
-  t.same([same.p, same.minP], [1, 1], 'all tied: nothing to tell apart')
+  t.same([same.p, same.minP], [1, 2 / 35], 'all tied: p = 1, the data are alike (not too few)')
   t.same(mannWhitney([], [1, 2, 3]), { u: NaN, p: 1, minP: 1, n: [0, 3], method: 'none' }, 'no samples')
   const r = mannWhitney([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], [11, 12, 13, 14, 15, 16, 17, 18, 19, 20])
   t.equal(r.p, r.minP, 'fully separated samples reach it')
+  close(t, mannWhitney(Array.from({ length: 60 }, (_, i) => i), Array.from({ length: 60 }, (_, i) => i + 0.5)).minP,
+    2 / 9.661490884036332e+34, 1e-12, '60 + 60: 2 / C(120, 60)')
 })
 
 t.test('symmetric: swapping the samples swaps U, keeps p', async (t) => {
@@ -110,6 +112,14 @@ t.test('normal tail (scipy.stats.norm.sf)', async (t) => {
   close(t, normalSf(5), 2.866515718791933e-07, 2e-7, 'z=5')
   close(t, normalSf(8), 6.22096057427174e-16, 2e-7, 'z=8: relative accuracy far in the tail')
   close(t, normalSf(-1), 1 - 0.15865525393145707, 2e-7, 'z=-1')
+})
+
+t.test('normal and t quantiles (scipy.stats.norm.isf, t.isf)', async (t) => {
+  close(t, normalIsf(0.025), 1.959963984540054, 1e-7, 'z at 2.5%')
+  close(t, normalIsf(0.005), 2.5758293035489004, 1e-7, 'z at 0.5%')
+  close(t, tIsf(0.025, 7), 2.364624251592784, 1e-4, 't at 2.5%, 7 df')
+  close(t, tIsf(0.025, 59), 2.000995378088267, 1e-6, 't at 2.5%, 59 df')
+  close(t, tIsf(0.025, 3), 3.1824463052837078, 2e-3, 't at 2.5%, 3 df: the expansion\'s worst case here')
 })
 
 t.test('the seeded generator is deterministic and uniform enough', async (t) => {

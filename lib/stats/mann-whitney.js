@@ -90,41 +90,31 @@ function normalP (u, n1, n2, tieSizes) {
   return Math.min(1, 2 * normalSf(z))
 }
 
+// The smallest two-sided p that n1 + n2 samples can give, when they do
+// not overlap at all: 2 / C(n1 + n2, n1). Above alpha, no outcome of the
+// test could be significant, and the honest answer is "too few samples"
+// (benchstat's rule: at 4 + 4 it is 0.0286). Ties can only raise the
+// smallest p further, but that is the data being alike, not too little.
+function smallestP (n1, n2) {
+  if (n1 === 0 || n2 === 0) return 1
+  let ways = 1
+  for (let k = 1; k <= n1; k++) ways = ways * (n2 + k) / k
+  return Math.min(1, 2 / ways)
+}
+
 // → { u, p, minP, n: [n1, n2], method }
 // u is U of x (how many (x, y) pairs have x above y, ties counting half).
-// minP is the smallest p any arrangement of these values could give (x
-// all lowest, or all highest): when it is above alpha, no result of the
-// test could be significant, and the honest answer is "too few samples".
 function mannWhitney (x, y, { exactLimit = EXACT_LIMIT } = {}) {
   const n1 = x.length
   const n2 = y.length
-  if (n1 === 0 || n2 === 0) return { u: NaN, p: 1, minP: 1, n: [n1, n2], method: 'none' }
+  const minP = smallestP(n1, n2)
+  if (n1 === 0 || n2 === 0) return { u: NaN, p: 1, minP, n: [n1, n2], method: 'none' }
   const { ranks, tieSizes, sumX } = doubledRanks(x, y)
-  const uOf = (sum2) => sum2 / 2 - n1 * (n1 + 1) / 2
-  // The rank sums of x at the extremes: the n1 lowest ranks, the n1 highest.
-  let lowest = 0
-  let highest = 0
-  for (let i = 0; i < n1; i++) {
-    lowest += ranks[i]
-    highest += ranks[ranks.length - 1 - i]
-  }
+  const u = sumX / 2 - n1 * (n1 + 1) / 2
   if (n1 + n2 <= exactLimit) {
-    const counts = rankSumCounts(ranks, n1)
-    return {
-      u: uOf(sumX),
-      p: exactP(counts, sumX),
-      minP: Math.min(exactP(counts, lowest), exactP(counts, highest)),
-      n: [n1, n2],
-      method: 'exact'
-    }
+    return { u, p: exactP(rankSumCounts(ranks, n1), sumX), minP, n: [n1, n2], method: 'exact' }
   }
-  return {
-    u: uOf(sumX),
-    p: normalP(uOf(sumX), n1, n2, tieSizes),
-    minP: Math.min(normalP(uOf(lowest), n1, n2, tieSizes), normalP(uOf(highest), n1, n2, tieSizes)),
-    n: [n1, n2],
-    method: 'normal'
-  }
+  return { u, p: normalP(u, n1, n2, tieSizes), minP, n: [n1, n2], method: 'normal' }
 }
 
-module.exports = { mannWhitney, EXACT_LIMIT }
+module.exports = { mannWhitney, smallestP, EXACT_LIMIT }
