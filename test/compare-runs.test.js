@@ -1,0 +1,71 @@
+'use strict'
+
+// compare() on real runs of one server: called `~` (at least 9 trials of
+// 10), and the server made slower is called worse.
+//
+// Each side of a trial is one run done in two halves, in the order
+// A B B A, pooled by compare(). Two back-to-back runs of a shared machine
+// (this suite runs two files at once, CI machines have neighbours) differ
+// by what the machine did in between: a real difference between them,
+// which no test on within-run samples can call noise. Interleaving puts
+// that drift on both sides, as a careful benchmark does (the README says
+// so); it leaves the question the test asks, whether ~ is said when
+// nothing changed, as it was.
+
+const t = require('tap')
+const autocannon = require('..')
+const { compare, formatComparison } = require('../lib/compare')
+const { httpServer } = require('./helpers/servers')
+
+// 20 ms of "work" per request (a database call): the server's speed is
+// its own, not the CPU's, so the machine's load moves it little.
+const DELAY_MS = 20
+// 2 s a side, sampled every 250 ms: 8 intervals a side, enough for both
+// tests to decide (the smallest p of 8 + 8 is 0.0002).
+const RUN = { connections: 20, duration: 1, sampleInt: 250 }
+
+function changed (cmp) {
+  return cmp.metrics.filter((m) => m.verdict === 'better' || m.verdict === 'worse')
+}
+
+async function trial (url) {
+  const go = () => autocannon({ url, ...RUN })
+  const a1 = await go()
+  const b1 = await go()
+  const b2 = await go()
+  const a2 = await go()
+  return compare([a1, a2], [b1, b2])
+}
+
+t.test('the same server twice: ~ in at least 9 trials of 10', async (t) => {
+  let delay = DELAY_MS
+  const url = await httpServer(t, (req, res) => setTimeout(() => res.end('hello'), delay))
+  // JIT warm-up of client and server, which would favour the later side.
+  await autocannon({ url, ...RUN, duration: 2 })
+
+  let same = 0
+  for (let i = 0; i < 10; i++) {
+    const cmp = await trial(url)
+    const rps = cmp.metrics[0]
+    t.not(rps.verdict, 'too few samples', `trial ${i + 1}: req/s decidable (n = ${rps.n})`)
+    const found = changed(cmp)
+    if (found.length === 0) same++
+    else t.comment(`trial ${i + 1} found ${found.map((m) => `${m.label} ${m.verdict}`).join(', ')}:\n${formatComparison(cmp)}`)
+  }
+  t.ok(same >= 9, `~ in ${same} trials of 10`)
+
+  // The same server made half as slow again for side b: found.
+  const go = (ms) => {
+    delay = ms
+    return autocannon({ url, ...RUN })
+  }
+  const a1 = await go(DELAY_MS)
+  const b1 = await go(DELAY_MS * 1.5)
+  const b2 = await go(DELAY_MS * 1.5)
+  const a2 = await go(DELAY_MS)
+  const cmp = compare([a1, a2], [b1, b2])
+  const [rps, p50] = cmp.metrics
+  if (rps.verdict !== 'worse' || p50.verdict !== 'worse') t.comment(formatComparison(cmp))
+  t.equal(p50.verdict, 'worse', `p50 ${p50.a} → ${p50.b} ms: worse`)
+  t.equal(rps.verdict, 'worse', `req/s ${rps.a} → ${rps.b}: worse`)
+})
