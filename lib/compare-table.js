@@ -52,7 +52,7 @@ function evidence (m, cmp) {
 function legend (cmp) {
   const intervals = cmp.a.intervals + cmp.b.intervals
   return [
-    `~  no significant change at alpha ${cmp.alpha}, or one inside the ±${round(cmp.noise * 100, 2)}% noise threshold`,
+    `~  no significant change at alpha ${cmp.alpha}, or none clearly beyond the ±${round(cmp.noise * 100, 2)}% noise threshold`,
     '?  too few samples to decide',
     `Req/Sec and errors: Mann–Whitney U over per-interval samples (${cmp.a.intervals} + ${cmp.b.intervals}, not ${thousands(cmp.a.requests + cmp.b.requests)} requests).`,
     `Latency: ${round(cmp.confidence * 100, 2)}% interval of the change from ${cmp.resamples} bootstrap resamples of whole intervals (${intervals} in all).`

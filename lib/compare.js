@@ -12,8 +12,9 @@
 // - Errors: Mann–Whitney U over the per-interval error rates (errors
 //   cluster: one stall makes hundreds at once).
 //
-// A change is reported only when the test says so at `alpha` AND it is
-// larger than `noise`; otherwise `~`. When the samples are too few for
+// A change is reported only when the test says so at `alpha` AND the
+// change is significantly larger than `noise` (its interval lies beyond
+// it, as criterion.rs decides); otherwise `~`. When the samples are too few for
 // any outcome to reach alpha, the verdict says that instead of guessing.
 //
 // a and b are results (as autocannon() gives them or as -j saves them), or
@@ -119,7 +120,7 @@ function requestRate (runs, o) {
   const [x, y] = runs.map((side) => perInterval(side, (s, i) => s.requests[i] * 1000 / s.interval))
   const metric = { key: 'rps', label: 'Req/Sec', unit: 'req/s', higherIsBetter: true, a: median(x), b: median(y) }
   metric.change = relativeChange(metric.a, metric.b)
-  return rankVerdict(metric, mannWhitney(x, y), o, { noise: o.noise })
+  return rankVerdict(metric, x, y, o, o.noise)
 }
 
 function errors (runs, o) {
@@ -139,10 +140,17 @@ function errors (runs, o) {
     return Object.assign(metric, { test: 'mann-whitney', p: 1, n: [x.length, y.length], significant: false, verdict: '~', note: 'no errors in either' })
   }
   // No noise threshold: errors appearing is news at any rate.
-  return rankVerdict(metric, mannWhitney(x, y), o, { noise: 0 })
+  return rankVerdict(metric, x, y, o, 0)
 }
 
-function rankVerdict (metric, test, o, { noise }) {
+// Significant when Mann–Whitney says so at alpha. A change (as criterion
+// decides) only when it is significantly beyond the noise threshold too:
+// the test run again with a's samples moved by the threshold towards b's
+// must still find b beyond them. By test inversion, that is the interval
+// of the ratio b/a lying wholly outside 1 ± noise, without forming the
+// n1 × n2 pairwise ratios the interval itself would take.
+function rankVerdict (metric, x, y, o, noise) {
+  const test = mannWhitney(x, y)
   Object.assign(metric, { test: 'mann-whitney', p: test.p, minP: test.minP, n: test.n, method: test.method })
   if (test.minP >= o.alpha) {
     return Object.assign(metric, {
@@ -153,10 +161,13 @@ function rankVerdict (metric, test, o, { noise }) {
   }
   metric.significant = test.p < o.alpha
   if (!metric.significant) return Object.assign(metric, { verdict: '~', note: `not significant at alpha ${o.alpha}` })
-  if (!(Math.abs(metric.change) >= noise && metric.change !== 0)) {
-    return Object.assign(metric, { verdict: '~', note: `inside the ±${round(noise * 100, 2)}% noise threshold` })
+  const up = test.u < test.n[0] * test.n[1] / 2
+  if (noise > 0) {
+    const moved = mannWhitney(x.map((v) => v * (up ? 1 + noise : 1 - noise)), y)
+    const stillBeyond = moved.p < o.alpha && (moved.u < moved.n[0] * moved.n[1] / 2) === up
+    if (!stillBeyond) return Object.assign(metric, { verdict: '~', note: `not clearly beyond the ±${round(noise * 100, 2)}% noise threshold` })
   }
-  return Object.assign(metric, { verdict: direction(metric, metric.change > 0) })
+  return Object.assign(metric, { verdict: direction(metric, up) })
 }
 
 function latencyPercentiles (runs, o, random) {
@@ -202,7 +213,7 @@ function intervalVerdict (metric, { lo, hi }, o) {
   metric.significant = lo > 1 || hi < 1
   if (!metric.significant) return Object.assign(metric, { verdict: '~', note: `the ${round((1 - o.alpha) * 100, 2)}% interval includes 0 (no change)` })
   if (lo - 1 > o.noise || hi - 1 < -o.noise) return Object.assign(metric, { verdict: direction(metric, lo > 1) })
-  return Object.assign(metric, { verdict: '~', note: `the interval reaches inside the ±${round(o.noise * 100, 2)}% noise threshold` })
+  return Object.assign(metric, { verdict: '~', note: `not clearly beyond the ±${round(o.noise * 100, 2)}% noise threshold: the interval reaches inside it` })
 }
 
 function direction (metric, increased) {

@@ -88,6 +88,16 @@ t.test('the noise threshold: significant but small prints ~', async (t) => {
   m = byKey(compare(a, b, { noise: 0.005 })).rps
   t.equal(m.verdict, 'better', 'a lower threshold lets it through')
 
+  // 2.5% more req/s with a 3% spread: significant, and past 2%, but not
+  // clearly: the interval of the change reaches inside ±2%.
+  const ra = syntheticResult({ seed: 1, rate: 10000, rateNoise: 0.03 })
+  const rb = syntheticResult({ seed: 2, rate: 10400, rateNoise: 0.03 })
+  m = byKey(compare(ra, rb)).rps
+  t.ok(m.p < 0.05 && m.change > 0.02, `p = ${m.p.toFixed(3)}, +${(m.change * 100).toFixed(2)}%`)
+  t.equal(m.verdict, '~')
+  t.match(m.note, /not clearly beyond the ±2% noise threshold/)
+  t.equal(byKey(compare(ra, rb, { noise: 0 })).rps.verdict, 'better', 'without a threshold: a change')
+
   // Latency 1.5% up in every interval: an interval excluding 0 but not
   // clear of ±2%.
   const la = syntheticResult({ seed: 5, rate: 20000, spread: 0.1, drift: 0.001 })
@@ -176,7 +186,7 @@ t.test('formatComparison: one row a metric, the marks explained', async (t) => {
   t.match(lines[3], /^Latency p99 /)
   t.match(lines[4], /^Latency p99\.9 /)
   t.match(lines[5], /^Errors +0 +30 \(0\.\d+%\) +new +worse +p<0\.001 n=10\+10$/)
-  t.match(text, /~  no significant change at alpha 0\.05, or one inside the ±2% noise threshold/)
+  t.match(text, /~  no significant change at alpha 0\.05, or none clearly beyond the ±2% noise threshold/)
   t.match(text, /Mann–Whitney U over per-interval samples \(10 \+ 10, not [\d,]+ requests\)/)
   const widths = new Set(lines.slice(0, 6).map((l) => l.indexOf('%') > 0 ? l.search(/[+-]\d+\.\d\d%/) : -1))
   t.ok(widths.size <= 2, 'the delta column is aligned')
