@@ -47,6 +47,11 @@ const DEFAULTS = {
 // their third highest, all but noise. Require ten above the percentile in
 // each run (1,000 responses for p99, 10,000 for p99.9).
 const TAIL_RESPONSES = 10
+// And those responses must come from this many intervals of each run:
+// slow responses come in bursts (a stall delays every connection at
+// once), and a tail held by one or two intervals is one or two events,
+// whose resamples say only whether they were drawn.
+const TAIL_BLOCKS = 3
 // Fewer intervals than this leave a bootstrap a handful of distinct
 // resamples, and its interval is too narrow to trust.
 const MIN_BLOCKS = 4
@@ -200,6 +205,10 @@ function markTooFew (metric, whole, blocks) {
   const needed = Math.round(TAIL_RESPONSES / (1 - metric.percentile / 100))
   const fewest = Math.min(whole[0].totalCount, whole[1].totalCount, blocks[0].total, blocks[1].total)
   if (fewest < needed) return undecided(`p${metric.percentile} needs ${needed} responses in each run, one has ${fewest}`)
+  if (metric.percentile < 100) {
+    const events = Math.min(blocks[0].blocksAbove(metric.percentile), blocks[1].blocksAbove(metric.percentile))
+    if (events < TAIL_BLOCKS) return undecided(`the responses at or above p${metric.percentile} of one run fall in ${events} of its intervals; it needs ${TAIL_BLOCKS}`)
+  }
   return false
 }
 

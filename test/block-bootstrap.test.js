@@ -90,3 +90,16 @@ t.test('ratio intervals: around the true ratio, and seeded', async (t) => {
   t.ok(p99.lo < p99.hi)
   t.same(run(), [p50, p99], 'the same seed, the same intervals')
 })
+
+t.test('blocksAbove: how many intervals the tail comes from', async (t) => {
+  const quiet = () => {
+    const h = createLatencyHistogram()
+    for (let k = 0; k < 1000; k++) h.recordValue(1000 + k % 10)
+    return h
+  }
+  const stalled = quiet()
+  for (let k = 0; k < 50; k++) stalled.recordValue(90000)
+  const one = new Blocks([quiet(), stalled, quiet(), quiet()])
+  t.equal(one.blocksAbove(99), 1, 'one stall holds the slowest 1%')
+  t.equal(one.blocksAbove(50), 4, 'every interval has responses above the median')
+})

@@ -47,10 +47,20 @@ t.test('the same server twice: ~ in at least 9 trials of 10', async (t) => {
   // JIT warm-up of client and server, which would favour the later side.
   await autocannon({ url, ...RUN, duration: 3 })
 
+  // A trial in which the machine froze (in one full-suite run, a side got
+  // no response in 2 s) measured nothing, and is run again, up to 3 times
+  // in all: for data, not for a verdict.
   let same = 0
+  let again = 0
   for (let i = 0; i < 10; i++) {
     const cmp = await trial(url)
     const rps = cmp.metrics[0]
+    if (rps.verdict === 'too few samples' && again < 3) {
+      again++
+      i--
+      t.comment(`no data to decide on, again:\n${formatComparison(cmp)}`)
+      continue
+    }
     t.not(rps.verdict, 'too few samples', `trial ${i + 1}: req/s decidable (n = ${rps.n})`)
     const found = changed(cmp)
     if (found.length === 0) same++
@@ -61,7 +71,12 @@ t.test('the same server twice: ~ in at least 9 trials of 10', async (t) => {
   // The same server three times as slow for side b: found, even when the
   // machine adds tens of ms to every response (it did, at load 8 on 2 cores,
   // to a 1.5 times slower server: 67 ms against 68).
-  const cmp = await trial(url, { before: () => { delay = DELAY_MS }, after: () => { delay = DELAY_MS * 3 } })
+  let cmp
+  for (let attempt = 0; attempt < 3; attempt++) {
+    cmp = await trial(url, { before: () => { delay = DELAY_MS }, after: () => { delay = DELAY_MS * 3 } })
+    if (cmp.metrics.slice(0, 2).every((m) => m.verdict !== 'too few samples')) break
+    t.comment(`no data to decide on, again:\n${formatComparison(cmp)}`)
+  }
   const [rps, p50] = cmp.metrics
   if (rps.verdict !== 'worse' || p50.verdict !== 'worse') t.comment(formatComparison(cmp))
   t.equal(p50.verdict, 'worse', `p50 ${p50.a} → ${p50.b} ms: worse`)

@@ -126,6 +126,25 @@ t.test('too few samples: said, not guessed', async (t) => {
   t.equal(small.p99.verdict, '~', 'p99 has its 1,000')
 })
 
+t.test('a tail that is one event is not decided', async (t) => {
+  // Every slow response of b in one second: one stall, whatever its size.
+  const a = syntheticResult({ seed: 1, spread: 0.05 })
+  const b = syntheticResult({ seed: 2, spread: 0.05 })
+  const stall = JSON.parse(JSON.stringify(b))
+  const { createLatencyHistogram, decode, encode } = require('../lib/histogram')
+  const slow = createLatencyHistogram()
+  slow.add(decode(stall.series.latency[4]))
+  for (let k = 0; k < 200; k++) slow.recordValue(100000)
+  stall.series.latency[4] = encode(slow)
+  const whole = decode(stall.histograms.latency)
+  for (let k = 0; k < 200; k++) whole.recordValue(100000)
+  stall.histograms.latency = encode(whole)
+  const p99 = byKey(compare(a, stall)).p99
+  t.equal(p99.verdict, 'too few samples')
+  t.match(p99.note, /the responses at or above p99 of one run fall in 1 of its intervals; it needs 3/)
+  t.equal(byKey(compare(a, b)).p99.verdict, '~', 'without the stall, decided')
+})
+
 t.test('errors: per-interval error rates, counts and ratio', async (t) => {
   const a = syntheticResult({ seed: 1 })
   const b = syntheticResult({ seed: 2, errors: 5 })

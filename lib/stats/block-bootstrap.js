@@ -78,6 +78,22 @@ class Blocks {
     return this.count
   }
 
+  // How many blocks hold a response at or above the run's own `percentile`:
+  // the independent events the tail rests on. One stall delays every
+  // connection's response at once, so a p99 of 2,000 responses can be a
+  // single event, which no resampling can tell from chance.
+  blocksAbove (percentile) {
+    const out = new Float64Array(1)
+    this.percentilesOf(new Int32Array(this.count).fill(1), [percentile], out)
+    const at = this.values.indexOf(out[0])
+    let blocks = 0
+    for (let b = 0; b < this.count; b++) {
+      const below = at === 0 ? 0 : this.cumulative[b * this.width + at - 1]
+      if (below < this.totals[b]) blocks++
+    }
+    return blocks
+  }
+
   // Percentiles (ascending, in %) of one resample, into `out`.
   resample (random, percentiles, out) {
     const n = this.count
