@@ -145,11 +145,7 @@ function round (value, decimals) {
 // end of every run. Formulas are the library's, so the numbers are equal.
 function summarize (histogram) {
   const total = histogram.totalCount
-  // Only the buckets between min and max can hold counts: a few hundred of
-  // a latency histogram's tens of thousands. Should min or max ever be
-  // stale, the counts won't add up and every bucket is walked.
-  let { indexes, counts } = nonEmptyBuckets(histogram, recordedRange(histogram))
-  if (sumOf(counts) !== total) ({ indexes, counts } = nonEmptyBuckets(histogram, [0, histogram.countsArrayLength - 1]))
+  const { indexes, counts } = filledBuckets(histogram)
   const medians = indexes.map((i) => histogram.medianEquivalentValue(histogram.valueFromIndex(i)))
   let sum = 0
   for (let k = 0; k < medians.length; k++) sum += medians[k] * counts[k]
@@ -174,6 +170,16 @@ function summarize (histogram) {
     lowest: histogram.lowestEquivalentValue(histogram.valueFromIndex(indexes[0])),
     atPercentile
   }
+}
+
+// The buckets that hold counts, in value order: { indexes, counts }. Only
+// the buckets between min and max can hold counts: a few hundred of a
+// latency histogram's tens of thousands. Should min or max ever be stale,
+// the counts won't add up and every bucket is walked.
+function filledBuckets (histogram) {
+  const found = nonEmptyBuckets(histogram, recordedRange(histogram))
+  if (sumOf(found.counts) === histogram.totalCount) return found
+  return nonEmptyBuckets(histogram, [0, histogram.countsArrayLength - 1])
 }
 
 function recordedRange (histogram) {
@@ -269,5 +275,6 @@ module.exports = {
   addEncoded,
   toStats,
   toStatsReference,
+  filledBuckets,
   PERCENTILE_KEYS
 }
