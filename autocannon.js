@@ -176,6 +176,7 @@ module.exports.parseArguments = parseArguments
 module.exports.findMaxRate = findMaxRate
 module.exports.renderHtml = renderHtml
 module.exports.mergeResults = mergeResults
+module.exports.compare = (a, b, opts) => require('./lib/compare').compare(a, b, opts)
 
 if (require.main === module) {
   require('./lib/cli/main').main(process.argv.slice(2))

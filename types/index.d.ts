@@ -987,6 +987,57 @@ declare namespace autocannon {
    */
   export function mergeResults (results: ReadonlyArray<Result>, options?: MergeOptions): Result & { merge: NonNullable<Result['merge']> }
 
+  export interface CompareOptions {
+    /** Significance level of the tests. @default 0.05 */
+    alpha?: number
+    /** Relative changes inside this are `~` even when significant. @default 0.02 */
+    noise?: number
+    /** Confidence of the bootstrap intervals. @default 0.95 */
+    confidence?: number
+    /** Bootstrap resamples. @default 2000 */
+    resamples?: number
+    /** Seed of the resampling, so the same inputs give the same verdicts. */
+    seed?: number
+    /** Names of the two sides in the table. @default ['a', 'b'] */
+    names?: [string, string]
+  }
+
+  export interface ComparedMetric {
+    key: string
+    label: string
+    unit: string
+    higherIsBetter: boolean
+    a: number
+    b: number
+    /** (b − a) / a. */
+    change: number
+    test: string
+    p?: number
+    ci?: [number, number]
+    n: [number, number]
+    significant: boolean
+    /** `'better'`, `'worse'`, `'~'` (no change beyond noise) or `'too few samples'`. */
+    verdict: string
+    note?: string
+  }
+
+  export interface Comparison {
+    alpha: number
+    noise: number
+    names: [string, string]
+    a: { runs: number, intervals: number, requests: number, duration: number }
+    b: { runs: number, intervals: number, requests: number, duration: number }
+    metrics: ComparedMetric[]
+  }
+
+  /**
+   * Two saved results side by side: req/s and errors by a Mann–Whitney U
+   * test over the per-second samples (n is the number of samples, not of
+   * requests), latency percentiles by a block bootstrap over whole
+   * intervals' histograms. A single result or an array of runs per side.
+   */
+  export function compare (a: Result | ReadonlyArray<Result>, b: Result | ReadonlyArray<Result>, options?: CompareOptions): Comparison
+
   /** The options the command line adds to the library's. */
   export interface CliOptions {
     /** `-j`: print the result as one JSON line on stdout. */

@@ -268,3 +268,11 @@ const mergedResult = autocannon.mergeResults([result, result], { expect: 2, thre
 expectType<number[]>(mergedResult.merge.missing)
 expectType<number>(mergedResult.requests.total)
 expectError(autocannon.mergeResults(result))
+
+// compare: two results in, verdicts out.
+{
+  const r = {} as autocannon.Result
+  const cmp = autocannon.compare(r, r, { alpha: 0.01 })
+  expectType<string>(cmp.metrics[0].verdict)
+  expectError(autocannon.compare(r))
+}
