@@ -11,6 +11,7 @@
 //   npm run bench -- --render FILE      the tables of a report saved with --json
 //   npm run bench -- --only c100,startup --reps 5 --duration 20 --target canned
 //   npm run bench -- --only soak        -c 1000 for 5 minutes (bench/soak.js)
+//   npm run bench -- --only search      --findMaxRate against servers of known capacity (bench/search.js)
 
 const os = require('os')
 const { spawnSync } = require('child_process')
@@ -18,9 +19,10 @@ const { measure, hasTaskset } = require('./measure')
 const { startCanned, startNginx, which } = require('./targets')
 const { tools } = require('./tools')
 const { soakScenario, renderSoak } = require('./soak')
+const { searchScenario, renderSearch } = require('./search')
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] | --render FILE'
-const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes', 'soak']
+const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search']
 
 function parseOptions (argv) {
   const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null }
@@ -256,6 +258,8 @@ function render (report) {
       lines.push(Object.entries(s.rssMB).map(([at, mb]) => `RSS at ${at}: ${mb.toFixed(1)} MB`).join(', '))
     } else if (s.name === 'soak') {
       lines.push(...renderSoak(s))
+    } else if (s.name === 'search') {
+      lines.push(...renderSearch(s))
     } else if (s.name === 'shapes') {
       const table = new Table({ head: ['shape', 'CPU µs/req'], style: { head: [], border: [] } })
       for (const [name, us] of Object.entries(s.cpuUs)) table.push([name, fmt(us, 3)])
@@ -320,6 +324,7 @@ async function main () {
       else if (name === 'workers') report.scenarios.push(await workersScenario(canned, ctx))
       else if (name === 'shapes') report.scenarios.push(await shapesScenario(ctx))
       else if (name === 'soak') report.scenarios.push(await soakScenario(fast, ctx))
+      else if (name === 'search') report.scenarios.push(await searchScenario(ctx))
     }
   } finally {
     await stopAll()

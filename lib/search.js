@@ -28,6 +28,10 @@ const DEFAULTS = Object.freeze({
   // bisection step in that common case and costs one grow step when the
   // probe is off by 3× or more.
   growth: 1.5,
+  // Past the probe's ceiling itself, a smaller first step: passing at the
+  // closed-loop ceiling means the capacity is near it far more often than
+  // far above it, and each step spared past it is a bisection spared.
+  ceilingGrowth: 1.1,
   maxConfirms: 3, // confirmation failures before the answer is "unconfirmed"
   ...JUDGE_DEFAULTS
 })
@@ -55,6 +59,7 @@ function searchOptions (opts = {}) {
   positive('maxConfirms', o.maxConfirms, { integer: true })
   positive('minTailSamples', o.minTailSamples, { integer: true })
   if (!(o.growth > 1)) throw new InvalidOptionError('growth', o.growth, 'is not a number above 1')
+  if (!(o.ceilingGrowth > 1)) throw new InvalidOptionError('ceilingGrowth', o.ceilingGrowth, 'is not a number above 1')
   if (!(o.warmup >= 0)) throw new InvalidOptionError('warmup', o.warmup, 'is not a number of seconds (0 or more)')
   o.confirmDuration = opts.confirmDuration === undefined ? 2 * o.stepDuration : positive('confirmDuration', opts.confirmDuration)
   o.lowRate = opts.lowRate === undefined ? Math.max(1, Math.round(o.ceiling * o.lowFraction)) : positive('lowRate', opts.lowRate)
@@ -134,6 +139,7 @@ function failedText (record) {
  * @param {number} [opts.lowRate=10% of the ceiling]
  * @param {number} [opts.maxRate=Infinity] never try above it; passing it ends 'at-ceiling'
  * @param {number} [opts.growth=1.5] upper bound grows by this factor while steps pass
+ * @param {number} [opts.ceilingGrowth=1.1] the first growth past the probe's ceiling
  * @param {number} [opts.maxConfirms=3]
  * @param {number} [opts.minTailSamples=10]
  */
@@ -149,6 +155,8 @@ function createSearch (opts) {
     pending: null,
     rerun: null, // a step to repeat longer after an inconclusive one
     upperRate: null,
+    // The upper step under way is at the probe's ceiling.
+    upperIsCeiling: false,
     atCeiling: false,
     confirms: 0,
     // Once a confirmation has failed, short steps are known to pass where
@@ -294,7 +302,8 @@ function createSearch (opts) {
       if (verdict === 'pass') {
         state.lo = entry
         state.phase = 'upper'
-        state.upperRate = Math.min(cfg.maxRate, cfg.ceiling > step.rate ? Math.round(cfg.ceiling) : Math.round(step.rate * cfg.growth))
+        state.upperIsCeiling = cfg.ceiling > step.rate
+        state.upperRate = Math.min(cfg.maxRate, state.upperIsCeiling ? Math.round(cfg.ceiling) : Math.round(step.rate * cfg.growth))
         if (state.upperRate <= step.rate) {
           state.atCeiling = true
           state.phase = 'confirm'
@@ -316,7 +325,9 @@ function createSearch (opts) {
           state.atCeiling = true
           state.phase = 'confirm'
         } else {
-          state.upperRate = Math.min(cfg.maxRate, Math.round(step.rate * cfg.growth))
+          const factor = state.upperIsCeiling ? cfg.ceilingGrowth : cfg.growth
+          state.upperIsCeiling = false
+          state.upperRate = Math.min(cfg.maxRate, Math.max(step.rate + 1, Math.round(step.rate * factor)))
         }
         return
       }

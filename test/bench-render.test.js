@@ -38,6 +38,13 @@ const report = {
       flags: '-c 1 -a 100',
       tools: { ours: { cpuSeconds: summary([0.088, 0.09, 0.089]), wall: summary([0.095, 0.1, 0.096]) } },
       goals: [{ goal: 'start-up CPU ≤ 0.10 s', value: 0.089, met: true }]
+    },
+    {
+      name: 'search',
+      target: 'capacity',
+      flags: "--findMaxRate --slo 'p99<50ms' -c 100",
+      runs: [{ capacity: 1500, status: 'found', best: 1484, failed: 1512, error: -0.010667, steps: 9, wall: 61.23, sentence: 'Sustains 1,484 req/s at 100 connections with p99 < 50 ms (p99 2.1 ms, 0 errors); 1,512 req/s failed (p99 180 ms).' }],
+      goals: [{ goal: 'found within 3% of the true capacity', value: 0.010667, met: true }, { goal: 'wall time per search ≤ 90 s', value: 61.23, met: true }]
     }
   ]
 }
@@ -63,6 +70,10 @@ t.test('a saved report prints as tables with medians, ranges, ratios and goals',
   t.match(stdout, /^MISSED CPU per request ≤ 0\.6× autocannon: 0\.654$/m)
   t.match(stdout, /│ ours\s+│ 0\.089 \(0\.088–0\.090\)\s+│ 0\.096 \(0\.095–0\.100\)\s+│/)
   t.match(stdout, /^met {4}start-up CPU ≤ 0\.10 s: 0\.089$/m)
+  t.match(stdout, /search · capacity · --findMaxRate --slo 'p99<50ms' -c 100/)
+  t.match(stdout, /│ 1500\s+│ 1484\s+│ 1512\s+│ -1\.1%\s+│ 9\s+│ 61\.2\s+│/)
+  t.match(stdout, /^Sustains 1,484 req\/s at 100 connections/m)
+  t.match(stdout, /^met {4}wall time per search ≤ 90 s: 61\.230$/m)
 })
 
 t.test('a file that is missing or not a report is refused in one line, exit 1', async (t) => {

@@ -49,7 +49,7 @@ t.test('search: ceiling too low grows until a step fails', async (t) => {
   const out = drive(createSearch({ ceiling: 700, slos: SLO }), capacityServer(C))
   t.equal(out.status, 'found')
   const upper = out.history.filter((h) => h.step.kind === 'upper')
-  t.same(upper.map((h) => [h.step.rate, h.verdict]), [[700, 'pass'], [1050, 'pass'], [1575, 'fail']], 'grows ×1.5 past C')
+  t.same(upper.map((h) => [h.step.rate, h.verdict]), [[700, 'pass'], [770, 'pass'], [1155, 'pass'], [1733, 'fail']], 'grows ×1.1 past the ceiling, then ×1.5 past C')
   t.ok(out.best.rate <= C && (C - out.best.rate) / C < 0.02, `best ${out.best.rate}`)
   t.ok(out.steps >= 8 && out.steps <= 12, `${out.steps} steps`)
   t.comment(`ceiling 700, C ${C}: ${out.steps} steps → ${out.best.rate}`)
@@ -206,7 +206,7 @@ t.test('search: at-ceiling when maxRate passes', async (t) => {
   const out = drive(createSearch({ ceiling: 1000, maxRate: 2000, slos: SLO }), capacityServer(1e9))
   t.equal(out.status, 'at-ceiling')
   t.same(out.history.map((h) => [h.step.kind, h.step.rate]),
-    [['low', 100], ['upper', 1000], ['upper', 1500], ['upper', 2000], ['confirm', 2000]])
+    [['low', 100], ['upper', 1000], ['upper', 1100], ['upper', 1650], ['upper', 2000], ['confirm', 2000]])
   t.match(out.sentence, /^Sustains at least 2,000 req\/s with p99 < 200 ms/)
 })
 
