@@ -18,6 +18,9 @@ const { createSearch } = require('./search')
 // Long enough for any search: runs are stopped when their search ends.
 const SEARCH_RUN_SECONDS = 24 * 3600
 const PROBE_SECONDS = 3
+// Before each step, the requests still in flight are let finish, for up
+// to this (or the request timeout): what outlives it times out, unrecorded.
+const DRAIN_MAX_MS = 5000
 
 const SEARCH_DEFAULTS = Object.freeze({
   precision: 0.02,
@@ -195,6 +198,8 @@ async function searchOne (autocannon, instance, options, connections) {
 // Warm-up, then the measured window; the generator's own load beside it,
 // so a saturated generator is not taken for a saturated server.
 async function runStep (instance, run, step, loop, config) {
+  await run.drain(Math.min(DRAIN_MAX_MS, config.timeout * 1000))
+  if (instance.stopped) return null
   run.setRate(step.rate)
   await sleep(instance, step.warmup * 1000)
   await run.cut()

@@ -301,11 +301,36 @@ class Run {
     this.scheduler.setRate(rate)
   }
 
+  // Sends nothing more until the next setRate, and resolves once no
+  // request is in flight (true) or after `timeoutMs` (false): a step of a
+  // search starts on a server with no backlog of the step before, as a
+  // fresh run would, but on connections already open. Near capacity a
+  // backlog drains at only the capacity's margin: left in, it would fail
+  // a rate the server sustains.
+  drain (timeoutMs) {
+    if (this.scheduler === null || this.finished) return Promise.resolve(true)
+    this.scheduler.pause()
+    const until = performance.now() + timeoutMs
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.finished || this.inFlight() === 0) return resolve(true)
+        if (performance.now() >= until) return resolve(false)
+        setTimeout(check, 5)
+      }
+      check()
+    })
+  }
+
+  inFlight () {
+    let inFlight = 0
+    for (const client of this.clients) inFlight += client.inFlight
+    return inFlight
+  }
+
   // What was measured since the last cut (or the start), as a raw snapshot.
   cut () {
     const now = performance.now()
-    let inFlight = 0
-    for (const client of this.clients) inFlight += client.inFlight
+    const inFlight = this.inFlight()
     const raw = this.recorder.cut({
       start: this.epochAt(this.cutAt || this.beganAt),
       finish: this.epochAt(now),

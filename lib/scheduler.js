@@ -11,7 +11,8 @@
 // connectionRate: one plan per connection, phases staggered so that the
 // connections together are evenly spaced too.
 // stages: one shared plan whose rate ramps from stage to stage (plan.js).
-// setRate(): a new constant plan from now on (the steps of a search).
+// setRate(): a new constant plan from now on (the steps of a search);
+// pause(): none until then.
 
 const { performance } = require('perf_hooks')
 const { createLatencyHistogram } = require('./histogram')
@@ -37,6 +38,9 @@ class Scheduler {
     this.timer = null
     this.wakeAt = Infinity
     this.stopped = false
+    // Paused: nothing is granted until the next setRate (a search drains
+    // the requests in flight between its steps).
+    this.paused = false
     this.recorder = null
   }
 
@@ -57,6 +61,10 @@ class Scheduler {
   // times are left in `planned`.
   take (client, n) {
     if (this.stopped) return 0
+    if (this.paused) {
+      this.wait(client, Infinity)
+      return 0
+    }
     const now = performance.now()
     // The plan starts when the first connection is ready to send, not
     // while sockets are still connecting (which would open with a burst).
@@ -115,6 +123,7 @@ class Scheduler {
   // requests the old plan still owed are dropped, so a step of a search
   // starts without the backlog of the step before it.
   setRate (rate) {
+    this.paused = false
     this.plan = null
     this.perConnection = false
     this.rate = rate
@@ -125,6 +134,14 @@ class Scheduler {
     this.timer = null
     this.wakeAt = Infinity
     this.wake()
+  }
+
+  // Grants nothing until setRate(); waiting connections wait on.
+  pause () {
+    this.paused = true
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+    this.wakeAt = Infinity
   }
 
   stop () {

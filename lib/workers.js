@@ -42,6 +42,7 @@ function runWorkers (config, events, prepared, done) {
   let tick = { counter: 0, bytes: 0 }
   // A session's cut: one raw snapshot per worker, then resolve.
   let cutting = null
+  let draining = null
   const ticker = setInterval(() => {
     events.emit('tick', tick)
     tick = { counter: 0, bytes: 0 }
@@ -87,6 +88,16 @@ function runWorkers (config, events, prepared, done) {
             }
           }
           break
+        case 'drained':
+          if (draining) {
+            draining.drained = draining.drained && msg.drained
+            if (++draining.count === workers.length) {
+              const { resolve, drained } = draining
+              draining = null
+              resolve(drained)
+            }
+          }
+          break
         case 'done':
           raws[i] = msg.raw
           if (++finished === workers.length) {
@@ -108,6 +119,17 @@ function runWorkers (config, events, prepared, done) {
     // A search's step rate is the whole run's: each worker plans its share.
     setRate (rate) {
       for (const w of workers) w.postMessage({ type: 'setRate', rate: rate / workers.length })
+    },
+    // A worker that has ended answers no more: the wait is bounded anyway.
+    drain (timeoutMs) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          draining = null
+          resolve(false)
+        }, timeoutMs + 1000)
+        draining = { drained: true, count: 0, resolve: (drained) => { clearTimeout(timer); resolve(drained) } }
+        for (const w of workers) w.postMessage({ type: 'drain', timeoutMs })
+      })
     },
     cut () {
       return new Promise((resolve) => {

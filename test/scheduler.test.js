@@ -302,3 +302,27 @@ t.test('the run asks the plan only for what the budget allows (-a with -R)', asy
   t.equal(run.take(a, 2), 1, 'and can go again, from the plan')
   t.equal(run.scheduler.planned[0], t0 + 30, 'request 3 of the plan, at t0 + 30 ms')
 })
+
+t.test('pause grants nothing and arms no timer until setRate starts a new plan', async (t) => {
+  const h = harness(t, { overallRate: 1000, connections: 2 })
+  const [a, b] = h.clients
+  t.equal(h.scheduler.take(a, 1), 1)
+  h.advance(2)
+  h.scheduler.pause()
+  t.equal(h.timers.size, 0, 'the wake-up timer is cleared')
+  h.advance(50)
+  t.equal(h.scheduler.take(a, 5), 0, 'nothing while paused, however late the plan is')
+  t.equal(h.scheduler.take(b, 5), 0)
+  t.equal(h.timers.size, 0, 'and no timer for it: nothing is due')
+  h.fire()
+  t.equal(a.pumps + b.pumps, 0, 'no connection is woken')
+  const t1 = h.now
+  h.scheduler.setRate(500)
+  t.equal(a.pumps, 1, 'setRate wakes the waiting connections')
+  t.equal(b.pumps, 1)
+  t.equal(h.scheduler.take(a, 5), 1, 'one request is due at the new plan\'s start, not the 50 the old one owed')
+  t.equal(h.scheduler.planned[0], t1)
+  h.advance(2)
+  t.equal(h.scheduler.take(b, 5), 1, 'then one every 2 ms')
+  t.equal(h.scheduler.planned[0], t1 + 2)
+})
