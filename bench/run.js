@@ -11,9 +11,12 @@
 //   npm run bench -- --render FILE      the tables of a report saved with --json
 //   npm run bench -- --only c100,startup --reps 5 --duration 20 --target canned
 //   npm run bench -- --only soak        -c 1000 for 5 minutes (bench/soak.js)
+//   npm run bench -- --only c100 --baseline DIR   beside another checkout (the cost of a change)
 //   npm run bench -- --only search      --findMaxRate against servers of known capacity (bench/search.js)
 
+const fs = require('fs')
 const os = require('os')
+const path = require('path')
 const { spawnSync } = require('child_process')
 const { measure, hasTaskset } = require('./measure')
 const { startCanned, startNginx, which } = require('./targets')
@@ -21,11 +24,11 @@ const { tools } = require('./tools')
 const { soakScenario, renderSoak } = require('./soak')
 const { searchScenario, renderSearch } = require('./search')
 
-const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] | --render FILE'
+const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] [--baseline DIR] | --render FILE'
 const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search']
 
 function parseOptions (argv) {
-  const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null }
+  const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null, baseline: null }
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]
     const value = () => {
@@ -39,6 +42,7 @@ function parseOptions (argv) {
     else if (a === '--only') o.only = value().split(',')
     else if (a === '--target') o.target = value()
     else if (a === '--render') o.render = value()
+    else if (a === '--baseline') o.baseline = checkout(value())
     else if (a === '-h' || a === '--help') {
       console.log(USAGE)
       process.exit(0)
@@ -47,6 +51,12 @@ function parseOptions (argv) {
   for (const s of o.only) if (!SCENARIOS.includes(s)) fail(`unknown scenario ${s} (one of ${SCENARIOS.join(', ')})`)
   if (!['nginx', 'canned', 'all'].includes(o.target)) fail(`--target must be nginx, canned or all, not ${o.target}`)
   return o
+}
+
+function checkout (dir) {
+  const resolved = path.resolve(dir)
+  if (!fs.existsSync(path.join(resolved, 'bin', 'autocannon.js'))) fail(`--baseline ${dir} is not a checkout of this repo (no bin/autocannon.js)`)
+  return resolved
 }
 
 function positive (flag, text) {
@@ -279,7 +289,7 @@ function render (report) {
 function renderSaved (file) {
   let report
   try {
-    report = JSON.parse(require('fs').readFileSync(file, 'utf8'))
+    report = JSON.parse(fs.readFileSync(file, 'utf8'))
   } catch (err) {
     fail(`cannot read a report from ${file}: ${err.message}`)
   }
@@ -294,7 +304,7 @@ async function main () {
   // Progress goes to stderr, so stdout holds only the report (or the JSON).
   const log = (line) => process.stderr.write(line + '\n')
   const cpus = cpuSplit()
-  const ctx = { options, cpus, log, tools: tools() }
+  const ctx = { options, cpus, log, tools: tools({ baseline: options.baseline }) }
   const targets = []
   const stopAll = () => Promise.all(targets.map((t) => t.stop()))
   process.on('SIGINT', () => stopAll().then(() => process.exit(130)))

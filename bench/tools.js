@@ -54,7 +54,10 @@ function parseWrk (stdout) {
   }
 }
 
-function tools () {
+// baseline: another checkout of this repo (a commit before a change), run
+// beside ours in the same rounds: a change's cost measured on the same
+// machine at the same moment, which figures from two runs are not.
+function tools ({ baseline } = {}) {
   const list = [{
     name: 'ours',
     label: 'autocannon (this repo)',
@@ -63,6 +66,16 @@ function tools () {
     parse: fromAutocannonJson,
     supports: () => true
   }]
+  if (baseline) {
+    list.push({
+      name: 'baseline',
+      label: `autocannon at ${baseline}`,
+      command: process.execPath,
+      args: (o) => [path.join(baseline, 'bin', 'autocannon.js'), ...autocannonArgs(o)],
+      parse: fromAutocannonJson,
+      supports: () => true
+    })
+  }
   const upstream = upstreamBin()
   if (upstream) {
     list.push({
