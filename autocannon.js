@@ -8,13 +8,16 @@ const { EventEmitter } = require('events')
 const { buildConfig } = require('./lib/config')
 const { aggregateResult } = require('./lib/result')
 const { raise } = require('./lib/errors')
+const { Session } = require('./lib/session')
 
 class Instance extends EventEmitter {
   constructor () {
     super()
     this.opts = null
     this.run = null
-    this.stopped = false
+    // The rounds (-f) are a session's: stop() ends the current one and
+    // starts no other.
+    this.session = new Session()
     this.outcome = null
     this.waiters = []
     this.on('newListener', (name) => {
@@ -30,9 +33,12 @@ class Instance extends EventEmitter {
     })
   }
 
+  get stopped () {
+    return this.session.stopped
+  }
+
   stop () {
-    this.stopped = true
-    if (this.run) this.run.stop()
+    this.session.stop()
   }
 
   settle (err, result) {
@@ -85,27 +91,22 @@ function autocannon (opts, cb) {
     return instance
   }
 
-  const finishRound = (result) => {
-    instance.emit('done', result)
-    if (config.forever && !instance.stopped) {
-      setImmediate(startRound)
-      return
+  // One round: a run in this thread or in workers, settling with its
+  // result (each round's is a 'done' event). Only the first round waits
+  // for a start time (-f goes on from there).
+  function startRound (round) {
+    const startAt = round === 0 ? config.startAt : undefined
+    let settle
+    const outcome = new Promise((resolve, reject) => { settle = { resolve, reject } })
+    const done = (result) => {
+      instance.emit('done', result)
+      settle.resolve(result)
     }
-    if (callback) callback(null, result)
-    instance.settle(null, result)
-  }
-
-  // Only the first round waits for a start time (-f goes on from there).
-  let round = 0
-
-  function startRound () {
-    const startAt = round++ === 0 ? config.startAt : undefined
     if (config.workers) {
       instance.run = require('./lib/workers').runWorkers(config, instance, prepared, (err, raw) => {
-        if (err) return fail(err)
-        finishRound(config.skipAggregateResult ? raw : aggregateResult(raw, config))
+        if (err) return settle.reject(err)
+        done(config.skipAggregateResult ? raw : aggregateResult(raw, config))
       })
-      if (instance.stopped) instance.run.stop()
     } else {
       const { Run } = require('./lib/run')
       // A later round did not wait: its result has no start time to keep.
@@ -113,8 +114,8 @@ function autocannon (opts, cb) {
       const run = new Run(config, instance, {
         ...prepared,
         startAt,
-        onDone: (raw) => finishRound(config.skipAggregateResult ? raw : aggregateResult([raw], resultOpts)),
-        onError: fail
+        onDone: (raw) => done(config.skipAggregateResult ? raw : aggregateResult([raw], resultOpts)),
+        onError: (err) => settle.reject(err)
       })
       instance.run = run
       run.emitResponses = instance.listenerCount('response') > 0
@@ -123,21 +124,27 @@ function autocannon (opts, cb) {
       } catch (err) {
         // Thrown before anything was armed (see Run#start).
         run.finished = true
-        return fail(err)
+        settle.reject(err)
       }
-      if (instance.stopped) run.stop()
     }
     // 'start' when requests begin to go, after any wait for the start time.
     const wait = startAt === undefined ? 0 : startAt - Date.now()
     if (wait > 0) {
       const timer = setTimeout(() => { if (!instance.outcome) instance.emit('start') }, wait)
-      instance.once('done', () => clearTimeout(timer))
+      outcome.then(() => clearTimeout(timer), () => clearTimeout(timer))
     } else {
       setImmediate(() => instance.emit('start'))
     }
+    const run = instance.run
+    return { stop: () => run.stop(), then: (onFulfilled, onRejected) => outcome.then(onFulfilled, onRejected) }
   }
 
-  setImmediate(startRound)
+  setImmediate(() => {
+    instance.session.rounds(startRound, () => config.forever).then((result) => {
+      if (callback) callback(null, result)
+      instance.settle(null, result)
+    }, fail)
+  })
   return instance
 }
 

@@ -8,12 +8,12 @@
 // next is lib/search.js's decision; this file only runs steps.
 
 const { EventEmitter } = require('events')
-const { monitorEventLoopDelay, performance } = require('perf_hooks')
 const { aggregateResult } = require('./result')
 const { buildConfig } = require('./config')
 const { raise, InvalidOptionError } = require('./errors')
 const { parseThreshold } = require('./thresholds')
 const { createSearch } = require('./search')
+const { Session } = require('./session')
 
 // Long enough for any search: runs are stopped when their search ends.
 const SEARCH_RUN_SECONDS = 24 * 3600
@@ -34,15 +34,16 @@ const SEARCH_KEYS = ['slos', 'slo', 'precision', 'stepDuration', 'stepWarmup', '
 class SearchInstance extends EventEmitter {
   constructor () {
     super()
-    this.stopped = false
-    this.current = null
+    this.session = new Session()
     this.promise = null
   }
 
+  get stopped () {
+    return this.session.stopped
+  }
+
   stop () {
-    this.stopped = true
-    if (this.current) this.current.stop()
-    if (this.wakeUp) this.wakeUp()
+    this.session.stop()
   }
 
   then (onFulfilled, onRejected) {
@@ -132,7 +133,8 @@ async function searchAll (instance, options) {
 
 async function searchOne (autocannon, instance, options, connections) {
   const started = Date.now()
-  const probe = await runToEnd(instance, autocannon({ ...options.run, connections, duration: options.probeDuration }))
+  const session = instance.session
+  const probe = await session.run(() => autocannon({ ...options.run, connections, duration: options.probeDuration }))
   if (probe.requests.total === 0) {
     throw raise('AC_NO_RESPONSE', require('./print-result').noResponseLine(probe))
   }
@@ -154,23 +156,27 @@ async function searchOne (autocannon, instance, options, connections) {
   })
   const steps = []
   let step = search.next()
-  if (step && !instance.stopped) {
-    const run = autocannon({ ...options.run, connections, overallRate: step.rate, duration: SEARCH_RUN_SECONDS })
-    instance.current = run
-    const done = runToEnd(instance, run)
+  let run = null
+  const done = step && session.run(() => {
+    run = autocannon({ ...options.run, connections, overallRate: step.rate, duration: SEARCH_RUN_SECONDS })
+    return run
+  })
+  if (run !== null) {
     // Worker threads take a moment to start: the first step begins with
     // the first responses (the probe showed there will be some).
     await new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, 15000)
       run.on('tick', (tick) => { if (tick.counter > 0) { clearTimeout(timer); resolve() } })
-      done.catch(reject)
+      done.then(resolve, reject)
     })
     const config = run.opts
-    const loop = monitorEventLoopDelay({ resolution: 10 })
+    const stepped = session.stepped(run.run, { threads: config.workers || 1, drainMs: Math.min(DRAIN_MAX_MS, config.timeout * 1000) })
     try {
-      while (step && !instance.stopped) {
-        const measured = await runStep(instance, run.run, step, loop, config)
-        if (instance.stopped) break
+      while (step && !session.stopped) {
+        const window = await stepped.step(step)
+        if (window === null) break
+        const measured = aggregateResult(window.raws, { ...config, overallRate: step.rate, thresholds: undefined })
+        measured.generator = window.generator
         const judgement = search.judge(step, measured)
         search.record(step, judgement)
         const entry = { connections, kind: step.kind, target: step.rate, ...judgement, result: measured }
@@ -179,63 +185,19 @@ async function searchOne (autocannon, instance, options, connections) {
         step = search.next()
       }
     } finally {
-      loop.disable()
+      stepped.close()
       run.stop()
       await done.catch(() => {})
-      instance.current = null
     }
   }
   return {
     connections,
     ceiling,
     ...search.outcome(),
-    stopped: instance.stopped || undefined,
+    stopped: session.stopped || undefined,
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,
     steps
   }
-}
-
-// Warm-up, then the measured window; the generator's own load beside it,
-// so a saturated generator is not taken for a saturated server.
-async function runStep (instance, run, step, loop, config) {
-  await run.drain(Math.min(DRAIN_MAX_MS, config.timeout * 1000))
-  if (instance.stopped) return null
-  run.setRate(step.rate)
-  await sleep(instance, step.warmup * 1000)
-  await run.cut()
-  loop.reset()
-  loop.enable()
-  const cpu = process.cpuUsage()
-  const from = performance.now()
-  await sleep(instance, step.duration * 1000)
-  const raw = await run.cut()
-  loop.disable()
-  const wall = (performance.now() - from) * 1000
-  const used = process.cpuUsage(cpu)
-  const threads = config.workers || 1
-  const result = aggregateResult(Array.isArray(raw) ? raw : [raw], { ...config, overallRate: step.rate, thresholds: undefined })
-  result.generator = {
-    cpu: Math.round((used.user + used.system) / wall / threads * 1000) / 1000,
-    loopDelayP99: config.workers ? undefined : Math.round(loop.percentile(99) / 1e4) / 100
-  }
-  return result
-}
-
-function runToEnd (instance, run) {
-  instance.current = run
-  return new Promise((resolve, reject) => run.then(resolve, reject))
-}
-
-function sleep (instance, ms) {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms)
-    function done () {
-      clearTimeout(timer)
-      instance.wakeUp = null
-      resolve()
-    }
-    instance.wakeUp = done
-  })
 }
 
 module.exports = { findMaxRate, searchOptions, connectionList, SEARCH_DEFAULTS }

@@ -5,6 +5,8 @@
 // and a server that answers 503 above R req/s.
 
 const t = require('tap')
+const fs = require('fs')
+const os = require('os')
 const path = require('path')
 const { fork } = require('child_process')
 const autocannon = require('..')
@@ -85,9 +87,13 @@ t.test('bad input is refused before anything runs', async (t) => {
 
 t.test('CLI: a live step table, the closing sentence, -j the whole search', async (t) => {
   const url = await capacityServer(t, 'errors', 300)
-  const out = await run(['--findMaxRate', '--slo', 'non2xx<1%', '-c', '4,8', '--stepDuration', '1', '-j', '-V', url], { timeout: 240000 })
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'search-cli-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const saved = path.join(dir, 'search.json')
+  const out = await run(['--findMaxRate', '--slo', 'non2xx<1%', '-c', '4,8', '--stepDuration', '1', '-j', '-V', '--out', saved, url], { timeout: 240000 })
   t.equal(out.code, 0, out.stderr)
   const search = JSON.parse(out.stdout)
+  t.same(JSON.parse(fs.readFileSync(saved, 'utf8')), search, '--out holds the same search as -j')
   t.same(search.searches.map((s) => s.connections), [4, 8], 'one search per connection count')
   t.same(search.slos, ['non2xx<1%'])
   for (const s of search.searches) {
@@ -101,4 +107,11 @@ t.test('CLI: a live step table, the closing sentence, -j the whole search', asyn
   const refused = await run(['--findMaxRate', '--slo', 'p99 < soon', url])
   t.equal(refused.code, 1)
   t.equal(refused.stderr.trim().split('\n').length, 1, refused.stderr)
+
+  // One distribution per step: there is no one .hgrm to write.
+  const hgrm = await run(['--findMaxRate', '--slo', 'p99<1s', '--hgrm', path.join(dir, 'x.hgrm'), url])
+  t.equal(hgrm.code, 1)
+  t.match(hgrm.stderr, /^--hgrm and --findMaxRate cannot be used together: .*-j or --out keeps every step's histogram/)
+  t.equal(hgrm.stderr.trim().split('\n').length, 1)
+  t.notOk(fs.existsSync(path.join(dir, 'x.hgrm')))
 })

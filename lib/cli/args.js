@@ -411,6 +411,9 @@ function parseArguments (argv, env = process.env) {
   }
 
   if (opts.headers) opts.headers = parseHeaders(opts.headers)
+  if (opts.findMaxRate && opts.hgrm !== undefined) {
+    throw raise('AC_CONFLICTING_OPTIONS', '--hgrm and --findMaxRate cannot be used together: a search measures one latency distribution per step, not one for the run (-j or --out keeps every step\'s histogram, --html draws them)')
+  }
   const bodies = ['body', 'input', 'form'].filter((name) => opts[name] !== undefined)
   if (bodies.length > 1) {
     throw raise('AC_CONFLICTING_OPTIONS', `${bodies.map(describe).join(' and ')} cannot be used together: each one is the request body (use one)`)

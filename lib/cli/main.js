@@ -10,6 +10,7 @@ const path = require('path')
 const { parseArguments, OPTIONS, describe } = require('./args')
 const { maskSecrets } = require('../redact')
 const { WARNINGS, raise } = require('../errors')
+const { Session } = require('../session')
 
 const { OUTPUT_OPTIONS, checkDestinations, writeOutputs } = require('../outputs')
 
@@ -118,44 +119,42 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
     // The warmup goes first; the run proper waits for the start time.
     delete libOpts.startAt
   }
-  const instance = autocannon(libOpts)
-  session.current = instance
-  if (session.stopped) instance.stop()
-  const config = instance.opts
-  if (config && config.startAt !== undefined && opts.renderProgressBar) {
-    const seconds = Math.max(0, (config.startAt - Date.now()) / 1000)
-    const part = config.shard ? `shard ${config.shard.index} of ${config.shard.count} (0-based), ` : ''
-    process.stderr.write(`${part}starting at ${new Date(config.startAt).toISOString()} (in ${seconds.toFixed(1)} s)\n`)
-  }
-
-  if (opts.renderProgressBar) {
-    // The header and the bar; the tables are an output like the others.
-    require('../track')(instance, {
-      outputStream: process.stderr,
-      renderProgressBar: true,
-      renderResultsTable: false,
-      warmupRunning: warmup
-    })
-  }
-  if (!warmup) {
-    // Each result (each round with -f) goes to every output asked for.
-    instance.on('done', (result) => {
-      if (warmupResult) result.warmup = warmupResult
-      writeOutputs(result, opts)
-    })
-  }
-  return Promise.resolve(instance).finally(() => { session.current = null })
+  return session.run(() => {
+    const instance = autocannon(libOpts)
+    const config = instance.opts
+    if (config && config.startAt !== undefined && opts.renderProgressBar) {
+      const seconds = Math.max(0, (config.startAt - Date.now()) / 1000)
+      const part = config.shard ? `shard ${config.shard.index} of ${config.shard.count} (0-based), ` : ''
+      process.stderr.write(`${part}starting at ${new Date(config.startAt).toISOString()} (in ${seconds.toFixed(1)} s)\n`)
+    }
+    if (opts.renderProgressBar) {
+      // The header and the bar; the tables are an output like the others.
+      require('../track')(instance, {
+        outputStream: process.stderr,
+        renderProgressBar: true,
+        renderResultsTable: false,
+        warmupRunning: warmup
+      })
+    }
+    if (!warmup) {
+      // Each result (each round with -f) goes to every output asked for.
+      instance.on('done', (result) => {
+        if (warmupResult) result.warmup = warmupResult
+        writeOutputs(result, opts)
+      })
+    }
+    return instance
+  })
 }
 
 async function start (opts) {
-  // Ctrl-C stops the run, which still ends with its results; a second one
-  // gives up at once.
-  const session = { stopped: false, current: null, interrupt: null }
+  // The warm-up, the run (or its -f rounds) or the search: one session.
+  // Ctrl-C stops it, and the run still ends with its results; a second
+  // one gives up at once.
+  const session = new Session()
   const onSigint = () => {
     if (session.stopped) process.exit(130)
-    session.stopped = true
-    if (session.current) session.current.stop()
-    if (session.interrupt) session.interrupt()
+    session.stop()
   }
   process.on('SIGINT', onSigint)
 
@@ -256,11 +255,12 @@ function startCommand (opts, session) {
     const settle = (err, value) => {
       if (settled) return
       settled = true
-      session.interrupt = null
+      session.onStop = null
       if (err) stop().then(() => reject(err))
       else resolve(value)
     }
-    session.interrupt = () => settle(new Interrupted())
+    session.onStop = () => settle(new Interrupted())
+    if (session.stopped) return settle(new Interrupted())
     server.on('connection', (socket) => {
       let data = ''
       socket.setEncoding('utf8')
