@@ -80,6 +80,7 @@ function autocannon (opts, cb) {
   let config
   let prepared
   try {
+    if (opts !== null && typeof opts === 'object') require('./lib/options').warnUnknown(opts)
     config = buildConfig(opts, { callbackGiven: callback !== null })
     instance.opts = config
     const limits = require('./lib/limits')

@@ -1,65 +1,15 @@
 'use strict'
 
-// The one place where options get their defaults and are checked. User
-// options go in once; a frozen config comes out, and nothing downstream
-// mutates it or re-derives a default.
+// The one place where options are checked, against the one table of
+// options (lib/options.js). User options go in once; a frozen config comes
+// out, and nothing downstream mutates it or re-derives a default.
 
 const { InvalidOptionError, raise } = require('./errors')
 const { hostHeader, isToken } = require('./request-encoder')
 const { maskSecrets } = require('./redact')
 
-const DEFAULTS = Object.freeze({
-  url: undefined,
-  socketPath: undefined,
-  workers: 0,
-  connections: 10,
-  duration: 10,
-  amount: 0,
-  sampleInt: 1000,
-  timeout: 10,
-  pipelining: 1,
-  bailout: 0,
-  method: 'GET',
-  title: undefined,
-  body: undefined,
-  form: undefined,
-  headers: Object.freeze({}),
-  initialContext: undefined,
-  setupClient: undefined,
-  verifyBody: undefined,
-  maxConnectionRequests: 0,
-  maxOverallRequests: 0,
-  connectionRate: 0,
-  overallRate: 0,
-  // [{ duration (s), rate (req/s) }]: the rate ramps from stage to stage.
-  stages: undefined,
-  ignoreCoordinatedOmission: false,
-  reconnectRate: 0,
-  requests: undefined,
-  har: undefined,
-  idReplacement: false,
-  forever: false,
-  servername: undefined,
-  excludeErrorStats: false,
-  expectBody: undefined,
-  tlsOptions: undefined,
-  skipAggregateResult: false,
-  // Bytes of one response body kept for a hook, verifyBody or expectBody;
-  // past it, that request is an error (AC_BODY_TOO_LARGE).
-  maxBodySize: 10 * 1024 * 1024,
-  // Expressions such as "p99 < 200ms", held to the result (lib/thresholds.js).
-  thresholds: undefined,
-  // An HTTP proxy URL, or "env" for HTTP_PROXY/HTTPS_PROXY/NO_PROXY: never
-  // read from the environment unless asked, since a benchmark that goes
-  // through a proxy measures the proxy.
-  proxy: undefined,
-  // { index, count }: this process sends its part of a run split over
-  // `count` processes or machines (lib/shard.js).
-  shard: undefined,
-  // Epoch ms: wait until then to start, so shards start together.
-  startAt: undefined,
-  debug: false
-})
+// Defaults, kinds and help of every option: lib/options.js.
+const { OPTIONS, DEFAULTS } = require('./options')
 
 function fail (option, value, expected) {
   throw new InvalidOptionError(option, value, expected)
@@ -136,23 +86,36 @@ function hasNoHost (href) {
   return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)
 }
 
-// proxyFor(url): the target's proxy (lib/proxy.js), or undefined to go
-// direct.
-function parseTarget (raw, socketPath, credentials, proxyFor) {
-  if (typeof raw !== 'string' || raw.trim() === '') fail('url', raw, 'must be a non-empty string')
+// The one check of a target URL, for the library and the CLI alike: a
+// WHATWG URL with an http: or https: scheme and a host. Refused with
+// `why` (no-host, invalid, protocol) for the CLI to word its own line.
+function checkUrl (raw) {
+  const refuse = (why, expected) => {
+    const err = new InvalidOptionError('url', raw, expected)
+    err.why = why
+    throw err
+  }
+  if (typeof raw !== 'string' || raw.trim() === '') refuse('invalid', 'must be a non-empty string')
   let href = raw.trim()
   if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(href)) href = 'http://' + href
-  if (hasNoHost(href)) fail('url', raw, 'has no host (e.g. http://127.0.0.1:3000/path)')
+  if (hasNoHost(href)) refuse('no-host', 'has no host (e.g. http://127.0.0.1:3000/path)')
   let url
   try {
     url = new URL(href)
   } catch {
-    fail('url', raw, 'is not a valid URL')
+    refuse('invalid', 'is not a valid URL')
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    fail('url', raw, `has an unsupported protocol "${url.protocol}" (use http: or https:)`)
+    refuse('protocol', `has an unsupported protocol "${url.protocol}" (use http: or https:)`)
   }
-  if (!url.hostname) fail('url', raw, 'has no host')
+  if (!url.hostname) refuse('no-host', 'has no host')
+  return url
+}
+
+// proxyFor(url): the target's proxy (lib/proxy.js), or undefined to go
+// direct.
+function parseTarget (raw, socketPath, credentials, proxyFor) {
+  const url = checkUrl(raw)
   const secure = url.protocol === 'https:'
   // credentials: the Authorization of a URL whose password was redacted
   // (a worker rebuilding its config from the main thread's).
@@ -179,6 +142,21 @@ function parseTarget (raw, socketPath, credentials, proxyFor) {
       ? Object.freeze({ origin: url.origin, proxyAuthorization: proxy.auth })
       : undefined
   })
+}
+
+// The checks the table names for options of one kind; the others are
+// done below, option by option.
+const CHECKS = {
+  integer: (opts, option) => integer(opts, option, OPTIONS[option].min),
+  count: optionalPositiveInteger,
+  positive: positiveNumber,
+  rate: optionalRate,
+  duration: (opts, option) => parseDuration(opts[option]),
+  flag: (opts, option) => !!opts[option]
+}
+
+function byKind (opts, option) {
+  return CHECKS[OPTIONS[option].check](opts, option)
 }
 
 function withScheme (raw) {
@@ -339,7 +317,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   const urls = Object.freeze(rawUrls.map((u, i) => parseTarget(u, socketPath, credentials[i] || undefined, proxy && proxy.forTarget)))
   const url = Array.isArray(opts.url) ? Object.freeze(opts.url.map(normaliseUrl)) : normaliseUrl(opts.url)
 
-  const workers = optionalPositiveInteger(opts, 'workers')
+  const workers = byKind(opts, 'workers')
   const method = opts.method === undefined ? (opts.form ? 'POST' : DEFAULTS.method) : opts.method
   if (typeof method !== 'string' || !isToken(method)) {
     fail('method', method, 'must be an HTTP method such as GET or POST')
@@ -362,13 +340,13 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
       : undefined,
     socketPath,
     workers,
-    connections: integer(opts, 'connections', 1),
-    duration: parseDuration(opts.duration),
-    amount: optionalPositiveInteger(opts, 'amount'),
-    sampleInt: positiveNumber(opts, 'sampleInt'),
-    timeout: positiveNumber(opts, 'timeout'),
-    pipelining: integer(opts, 'pipelining', 1),
-    bailout: optionalPositiveInteger(opts, 'bailout'),
+    connections: byKind(opts, 'connections'),
+    duration: byKind(opts, 'duration'),
+    amount: byKind(opts, 'amount'),
+    sampleInt: byKind(opts, 'sampleInt'),
+    timeout: byKind(opts, 'timeout'),
+    pipelining: byKind(opts, 'pipelining'),
+    bailout: byKind(opts, 'bailout'),
     method,
     title: opts.title === undefined || opts.title === null ? undefined : String(opts.title),
     body: checkBody('body', opts.body),
@@ -377,23 +355,23 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     initialContext: opts.initialContext,
     setupClient: opts.setupClient || undefined,
     verifyBody: opts.verifyBody || undefined,
-    maxConnectionRequests: optionalPositiveInteger(opts, 'maxConnectionRequests'),
-    maxOverallRequests: optionalPositiveInteger(opts, 'maxOverallRequests'),
-    connectionRate: optionalRate(opts, 'connectionRate'),
-    overallRate: optionalRate(opts, 'overallRate'),
+    maxConnectionRequests: byKind(opts, 'maxConnectionRequests'),
+    maxOverallRequests: byKind(opts, 'maxOverallRequests'),
+    connectionRate: byKind(opts, 'connectionRate'),
+    overallRate: byKind(opts, 'overallRate'),
     stages: checkStages(opts.stages),
-    ignoreCoordinatedOmission: !!opts.ignoreCoordinatedOmission,
-    reconnectRate: optionalPositiveInteger(opts, 'reconnectRate'),
+    ignoreCoordinatedOmission: byKind(opts, 'ignoreCoordinatedOmission'),
+    reconnectRate: byKind(opts, 'reconnectRate'),
     requests: checkRequests(opts.requests, workers > 0),
     har: opts.har,
-    idReplacement: !!opts.idReplacement,
-    forever: !!opts.forever,
+    idReplacement: byKind(opts, 'idReplacement'),
+    forever: byKind(opts, 'forever'),
     servername: opts.servername,
-    excludeErrorStats: !!opts.excludeErrorStats,
+    excludeErrorStats: byKind(opts, 'excludeErrorStats'),
     expectBody: opts.expectBody,
     tlsOptions: opts.tlsOptions,
-    skipAggregateResult: !!opts.skipAggregateResult,
-    maxBodySize: integer(opts, 'maxBodySize', 1),
+    skipAggregateResult: byKind(opts, 'skipAggregateResult'),
+    maxBodySize: byKind(opts, 'maxBodySize'),
     thresholds: checkThresholds(opts.thresholds),
     // As output shows it: credentials masked, or "env".
     proxy: proxy ? proxy.shown : undefined,
@@ -402,7 +380,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     proxyCredentials: proxy ? proxy.credentials : undefined,
     shard: checkShard(opts.shard),
     startAt: undefined,
-    debug: !!opts.debug
+    debug: byKind(opts, 'debug')
   }
   config.startAt = parseStartAt(opts.startAt, config.sampleInt)
 
@@ -452,4 +430,4 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   return Object.freeze(config)
 }
 
-module.exports = { DEFAULTS, buildConfig, parseTarget, parseDuration, parseStartAt, hasNoHost }
+module.exports = { DEFAULTS, buildConfig, parseTarget, checkUrl, parseDuration, parseStartAt, hasNoHost }

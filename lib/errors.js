@@ -57,6 +57,7 @@ function noErrorsByCause () {
 // Emitted with process.emitWarning; the run goes on.
 const WARNINGS = {
   AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.',
+  AC_UNKNOWN_OPTION: 'autocannon() was given a key that is not an option (a typo such as `conections`): named once, with the closest option, and ignored.',
   AC_SHARD_MISSING: 'merge: no result for a shard index of the run (the line names it); the merged numbers lack its load.',
   AC_SHARD_DUPLICATE: 'merge: two results for one shard index (a restarted shard, or a file given twice); only the first is merged.',
   AC_SHARD_MISMATCH: 'merge: the results disagree on the shard count or the start time, so they may come from different runs.'

@@ -12,7 +12,8 @@ const { aggregateResult } = require('./result')
 const { buildConfig } = require('./config')
 const { raise, InvalidOptionError } = require('./errors')
 const { parseThreshold } = require('./thresholds')
-const { createSearch } = require('./search')
+const { createSearch, DEFAULTS: STEP_DEFAULTS } = require('./search')
+const { DEFAULTS } = require('./options')
 const { Session } = require('./session')
 
 // Long enough for any search: runs are stopped when their search ends.
@@ -23,9 +24,9 @@ const PROBE_SECONDS = 3
 const DRAIN_MAX_MS = 5000
 
 const SEARCH_DEFAULTS = Object.freeze({
-  precision: 0.02,
-  stepDuration: 5,
-  warmup: 1
+  precision: STEP_DEFAULTS.precision,
+  stepDuration: STEP_DEFAULTS.stepDuration,
+  warmup: STEP_DEFAULTS.warmup
 })
 
 // Search options apart from the run's own; the rest goes to autocannon().
@@ -57,7 +58,7 @@ class SearchInstance extends EventEmitter {
 
 function connectionList (value) {
   const list = typeof value === 'string' ? value.split(',').map((x) => Number(x.trim()))
-    : Array.isArray(value) ? value.map(Number) : [value === undefined ? 10 : Number(value)]
+    : Array.isArray(value) ? value.map(Number) : [value === undefined ? DEFAULTS.connections : Number(value)]
   if (list.length === 0 || !list.every((n) => Number.isInteger(n) && n >= 1)) {
     throw new InvalidOptionError('connections', value, 'must be a positive integer or a list of them, such as 100,1000')
   }

@@ -6,12 +6,14 @@
 // of a millisecond, as the recorder measures microseconds: "0.25 ms" rather
 // than autocannon's "0 ms".
 
+const { OPTIONS } = require('./options')
+
 const DEFAULTS = {
   outputStream: process.stderr,
-  renderResultsTable: true,
-  renderLatencyTable: false,
-  renderStatusCodes: false,
-  verbose: true
+  renderResultsTable: OPTIONS.renderResultsTable.default,
+  renderLatencyTable: OPTIONS.renderLatencyTable.default,
+  renderStatusCodes: OPTIONS.renderStatusCodes.default,
+  verbose: OPTIONS.verbose.default
 }
 
 const PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]

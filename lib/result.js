@@ -10,6 +10,7 @@
 const { createCountHistogram, createLatencyHistogram, decode, encode, addEncoded, toStats } = require('./histogram')
 const { noErrorsByCause } = require('./errors')
 const { maskSecrets } = require('./redact')
+const { DEFAULTS } = require('./options')
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
   'mismatches', 'non2xx', 'resets', 'late', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
@@ -100,7 +101,7 @@ const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 function aggregateResult (results, opts = {}) {
   const raws = Array.isArray(results) ? results : [results]
   if (raws.length === 0) throw new TypeError('aggregateResult needs at least one result')
-  const sampleInt = Number(opts.sampleInt) || 1000
+  const sampleInt = Number(opts.sampleInt) || DEFAULTS.sampleInt
 
   const totals = {}
   for (const f of COUNT_FIELDS) totals[f] = 0
@@ -151,9 +152,9 @@ function aggregateResult (results, opts = {}) {
     // Set only with --proxy ("env", or the URL with its credentials masked):
     // the figures are those of the target behind that proxy.
     proxy: opts.proxy ? maskSecrets(opts.proxy) : undefined,
-    connections: opts.connections === undefined ? 10 : opts.connections,
+    connections: opts.connections === undefined ? DEFAULTS.connections : opts.connections,
     sampleInt,
-    pipelining: opts.pipelining === undefined ? 1 : opts.pipelining,
+    pipelining: opts.pipelining === undefined ? DEFAULTS.pipelining : opts.pipelining,
     workers: opts.workers || undefined,
     duration: raws.length === 1 ? raws[0].duration : Math.round(finish - start) / 1000,
     samples: series.length,

@@ -16,9 +16,12 @@ const {
 } = require('./step-judge')
 const { InvalidOptionError } = require('./errors')
 
+const { OPTIONS } = require('./options')
+
 const DEFAULTS = Object.freeze({
-  precision: 0.02, // the default: stop when (hi - lo) / lo < 2%
-  stepDuration: 5, // s
+  // Stop when (hi - lo) / lo < precision (the CLI's --precision is in %).
+  precision: OPTIONS.precision.default / 100,
+  stepDuration: OPTIONS.stepDuration.default, // s
   warmup: 1, // s, unrecorded, before every step
   maxStepDuration: 60, // s: a step lengthened for tail samples stops here
   maxSteps: 25, // every search ends, whatever the server does

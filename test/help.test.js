@@ -90,3 +90,49 @@ t.test('each documented flag parses without "Unknown option"', async (t) => {
     }
   }
 })
+
+// help.txt is written by hand; the table of options (lib/options.js) is
+// what the code reads. Each block of the help agrees with the table: its
+// first sentence is the option's help, and a default it states is the
+// table's.
+function helpBlocks () {
+  const blocks = []
+  let current = null
+  for (const line of help.split('\n')) {
+    const m = /^ {2}(-[^\s]+)/.exec(line)
+    if (m) {
+      current = { flags: m[1].split('/'), text: [] }
+      blocks.push(current)
+    } else if (current && /^ {6,}\S/.test(line)) {
+      current.text.push(line.trim())
+    } else {
+      current = null
+    }
+  }
+  return blocks
+}
+
+function shown (value) {
+  if (typeof value === 'string') return `'${value}'`
+  return String(value)
+}
+
+t.test('help.txt agrees with the table of options: help and defaults', async (t) => {
+  const { OPTIONS: TABLE } = require('../lib/options')
+  const index = optionIndex()
+  const blocks = helpBlocks()
+  t.ok(blocks.length >= 50, `${blocks.length} blocks`)
+  for (const block of blocks) {
+    const key = keyOf(block.flags[0], index)
+    const spec = TABLE[key]
+    t.ok(spec, `${block.flags.join('/')} is in the table (${key})`)
+    if (!spec) continue
+    const text = block.text.join(' ')
+    t.ok(text.startsWith(spec.help), `${block.flags.join('/')}: help.txt starts with the table's help "${spec.help}"`)
+    const stated = /default: ('[^']*'|[\w.]+?)(?:\.|\s|$)/.exec(text)
+    if (stated) t.equal(stated[1], shown(spec.default), `${block.flags.join('/')}: help.txt's default is the table's`)
+    for (const flag of block.flags.filter((f) => /^-[^-]$/.test(f))) {
+      t.ok(flag.slice(1) === key || [].concat(spec.alias || []).includes(flag.slice(1)), `${flag} is an alias of ${key} in the table`)
+    }
+  }
+})

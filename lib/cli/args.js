@@ -10,84 +10,20 @@ const path = require('path')
 const { isUtf8 } = require('buffer')
 const { raise } = require('../errors')
 const { maskSecrets } = require('../redact')
-const { parseDuration, hasNoHost } = require('../config')
+const { parseDuration, checkUrl } = require('../config')
 
-// The flags, in autocannon's names and aliases. `kind` says how the raw
-// string is turned into an option value; yargs only splits the command line
-// (everything reaches us as strings or booleans, so a bad number is
-// reported with what the user typed).
-const OPTIONS = {
-  connections: { alias: 'c', kind: 'integer' },
-  pipelining: { alias: 'p', kind: 'integer' },
-  duration: { alias: 'd', kind: 'duration' },
-  amount: { alias: 'a', kind: 'integer' },
-  sampleInt: { alias: 'L', kind: 'number' },
-  socketPath: { alias: 'S', kind: 'string' },
-  workers: { alias: 'w', kind: 'integer' },
-  // Its sub-arguments are taken out before yargs sees them; a bare -W is
-  // left as a boolean.
-  warmup: { alias: 'W', kind: 'boolean' },
-  onPort: { alias: 'on-port', kind: 'boolean' },
-  method: { alias: 'm', kind: 'string' },
-  timeout: { alias: 't', kind: 'number' },
-  title: { alias: 'T', kind: 'string' },
-  body: { alias: 'b', kind: 'string' },
-  form: { alias: 'F', kind: 'string' },
-  input: { alias: 'i', kind: 'string' },
-  headers: { alias: ['H', 'header'], kind: 'list' },
-  har: { kind: 'string' },
-  bailout: { alias: 'B', kind: 'integer' },
-  maxConnectionRequests: { alias: 'M', kind: 'integer' },
-  maxOverallRequests: { alias: 'O', kind: 'integer' },
-  connectionRate: { alias: 'r', kind: 'number' },
-  overallRate: { alias: 'R', kind: 'number' },
-  stages: { kind: 'string' },
-  ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean' },
-  reconnectRate: { alias: 'D', kind: 'integer' },
-  // -n and --no-progress both switch the progress bar off.
-  n: { kind: 'boolean' },
-  renderProgressBar: { alias: 'progress', kind: 'boolean', default: true },
-  renderLatencyTable: { alias: ['l', 'latency'], kind: 'boolean' },
-  idReplacement: { alias: 'I', kind: 'boolean' },
-  json: { alias: 'j', kind: 'boolean' },
-  forever: { alias: 'f', kind: 'boolean' },
-  servername: { alias: 's', kind: 'string' },
-  excludeErrorStats: { alias: 'x', kind: 'boolean' },
-  expectBody: { alias: 'E', kind: 'string' },
-  maxBodySize: { kind: 'integer' },
-  // Typed --threshold (one expression each); the library's option is a list.
-  thresholds: { alias: 'threshold', kind: 'list', flag: 'threshold' },
-  html: { kind: 'string' },
-  hgrm: { kind: 'string' },
-  out: { kind: 'string' },
-  // One part of a run spread over several processes or machines.
-  shard: { kind: 'string' },
-  startAt: { kind: 'string' },
-  renderStatusCodes: { alias: 'statusCodes', kind: 'boolean' },
-  cert: { kind: 'string' },
-  key: { kind: 'string' },
-  ca: { kind: 'list' },
-  proxy: { kind: 'string' },
-  debug: { kind: 'boolean' },
-  version: { alias: 'v', kind: 'boolean' },
-  // No yargs default: an explicit -V brings the tables back under -j.
-  verbose: { alias: 'V', kind: 'boolean' },
-  help: { alias: 'h', kind: 'boolean' },
-  // Capacity search (lib/find-max-rate.js); -c may then be a list.
-  findMaxRate: { kind: 'boolean' },
-  slo: { kind: 'list' },
-  precision: { kind: 'number' },
-  stepDuration: { kind: 'duration' }
-}
+// The flags, in autocannon's names and aliases, from the one table of
+// options (lib/options.js). `kind` says how the raw string is turned into
+// an option value; yargs only splits the command line (everything reaches
+// us as strings or booleans, so a bad number is reported with what the
+// user typed). The library checks ranges, so both refuse the same values.
+const { CLI_OPTIONS: OPTIONS } = require('../options')
 
-const DEFAULTS = {
-  connections: 10,
-  pipelining: 1,
-  duration: 10,
-  sampleInt: 1000,
-  timeout: 10,
-  method: 'GET'
-}
+// What parseArguments fills in when the flag is absent, as autocannon's
+// does (renderProgressBar is yargs' own default, below).
+const DEFAULTS = Object.fromEntries(Object.entries(OPTIONS)
+  .filter(([name, spec]) => spec.argDefault && spec.kind !== 'boolean')
+  .map(([name, spec]) => [name, spec.default]))
 
 // Flags whose value may be a bracketed group: `--warmup [ -c 1 -d 3 ]`,
 // `--ca [ a.pem b.pem ]`.
@@ -274,6 +210,14 @@ function parseForm (raw) {
 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//
 
+// What the CLI adds after `Invalid URL "…"`, by why the library's one
+// check of URLs (checkUrl) refused it.
+const URL_WHY = {
+  'no-host': ': no host (e.g. http://127.0.0.1:3000/path)',
+  protocol: ': only http:// and https:// are supported',
+  invalid: ''
+}
+
 // A path (`/x`) goes to localhost:$PORT when PORT is set, or to the port
 // the --on-port command listens on (resolved later); anything without a
 // scheme gets http://.
@@ -286,17 +230,11 @@ function resolveUrl (raw, { port, onPort }) {
     throw argument(`Invalid URL "${shown}": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT`)
   }
   const href = SCHEME.test(text) ? text : `http://${text}`
-  if (hasNoHost(href)) throw argument(`Invalid URL "${shown}": no host (e.g. http://127.0.0.1:3000/path)`)
-  let url
   try {
-    url = new URL(href)
-  } catch {
-    throw argument(`Invalid URL "${shown}"`)
+    checkUrl(href)
+  } catch (err) {
+    throw argument(`Invalid URL "${shown}"${URL_WHY[err.why] || ''}`)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw argument(`Invalid URL "${shown}": only http:// and https:// are supported`)
-  }
-  if (!url.hostname) throw argument(`Invalid URL "${shown}": no host`)
   return href
 }
 
@@ -314,7 +252,7 @@ function parserOptions () {
       opts.alias[name] = spec.alias
       for (const a of [].concat(spec.alias)) known.add(a)
     }
-    if (spec.default !== undefined) opts.default[name] = spec.default
+    if (spec.argDefault && spec.kind === 'boolean') opts.default[name] = spec.default
   }
   opts.configuration = {
     'parse-positional-numbers': false,
