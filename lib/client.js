@@ -86,7 +86,7 @@ class Client extends EventEmitter {
       absoluteForm: target.absoluteForm
     }, run.requestsFor(target), { idReplacement: config.idReplacement, initialContext: config.initialContext })
     this.sequence.onReset = () => {
-      this.recorder.resets++
+      this.recorder.sequenceReset()
       this.emit('reset')
     }
     this.batches = null
@@ -306,7 +306,7 @@ class Client extends EventEmitter {
     // Counted before anything can end them: a hook that fails may end the
     // run (its amount) while the batch is being built.
     this.sentOnSocket += n
-    this.recorder.sent += n
+    this.recorder.started(n)
     const now = performance.now()
     const planned = this.run.planned
     if (this.batches !== null) {
@@ -452,7 +452,7 @@ class Client extends EventEmitter {
 
   unsend (n) {
     this.sentOnSocket -= n
-    this.recorder.sent -= n
+    this.recorder.unstarted(n)
   }
 
   // Nothing more to send on this socket: reconnect or finish.

@@ -210,7 +210,7 @@ class Run {
   takeAttempt () {
     if (this.finished || this.budget === 0) return false
     if (this.budget !== Infinity) this.budget--
-    this.recorder.sent++
+    this.recorder.started(1)
     return true
   }
 
@@ -255,7 +255,7 @@ class Run {
   }
 
   onMismatch (client, body) {
-    this.recorder.mismatches++
+    this.recorder.mismatch()
     if (this.events.listenerCount('reqMismatch') > 0) this.events.emit('reqMismatch', body)
     this.checkBailout()
   }
@@ -271,7 +271,7 @@ class Run {
   // verifyBody or onResponse threw: the response arrived (it is counted),
   // but its check failed, so it counts as a mismatch (once per response).
   onResponseHookError (client, err, count) {
-    if (count) this.recorder.mismatches++
+    if (count) this.recorder.mismatch()
     this.reportHookError(err)
     this.checkBailout()
   }
