@@ -1,8 +1,12 @@
 'use strict'
 
-// One connection: its socket, its parser, and the requests in flight on it
-// as a FIFO (responses come back in the order requests were written). All
-// its state lives in fields set up here, so every client has one shape.
+// HTTP/1.1 on one connection: the requests in flight as a FIFO (responses
+// come back in the order requests were written), the parser, and the
+// batching of writes. The socket is its Connection's (lib/connection.js),
+// which drives it through a fixed set of calls; the run is reached only
+// through its port (see lib/run.js). All its state lives in fields set up
+// here, so every client has one shape. This is the public Client of
+// autocannon's API (setupClient, the 'response' event).
 //
 // Every request started ends once: a response, or an error. When the
 // socket dies, every request still in the FIFO ends with it, as one error
@@ -14,46 +18,36 @@ const { EventEmitter } = require('events')
 const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
 const { RequestSequence, PENDING, headersObject } = require('./request-sequence')
-const { RequestTimeoutError, ResponseParseError, HookError, causeOf } = require('./errors')
-
-// A connection that keeps failing waits before it tries again, from 5 ms
-// doubling up to this; with an amount, failures use up the amount, so a
-// run against a dead target ends soon instead of creeping.
-const MAX_BACKOFF_MS = 1000
-const MAX_BACKOFF_AMOUNT_MS = 50
+const { ResponseParseError, HookError, causeOf } = require('./errors')
+const { Connection } = require('./connection')
 
 class Client extends EventEmitter {
-  constructor (run, target, index) {
+  // run: the run's port; setup: what every client of the run shares
+  // (Run#clientSetup); connect: the target's transport.
+  constructor (run, setup, target, index, connect, requests) {
     super()
-    const config = run.config
     this.run = run
-    this.recorder = run.recorder
+    this.recorder = setup.recorder
     this.target = target
     this.index = index
-    this.connect = run.transports.get(target)
-    this.pipelining = config.pipelining
-    // Closed loop: refill the pipeline once at least half of it is free,
-    // so that one write carries several requests (as wrk's pipelining
-    // does) instead of one write per response. Under a rate plan every
-    // free slot is used at once, to stay on the plan.
-    this.refillAt = run.scheduler ? 1 : Math.ceil(config.pipelining / 2)
-    this.timeoutMs = config.timeout * 1000
-    // amount takes precedence over maxConnectionRequests (as in autocannon).
-    this.maxRequests = config.amount ? 0 : config.maxConnectionRequests
-    this.reconnectRate = config.reconnectRate
-    this.maxBackoff = config.amount ? MAX_BACKOFF_AMOUNT_MS : MAX_BACKOFF_MS
-    this.verifyBody = run.verifyBody
-    this.expectBody = config.expectBody
-    this.maxBodySize = config.maxBodySize
+    this.pipelining = setup.pipelining
+    this.refillAt = setup.refillAt
+    this.maxRequests = setup.maxRequests
+    this.reconnectRate = setup.reconnectRate
+    this.amountRun = setup.amountRun
+    this.verifyBody = setup.verifyBody
+    this.expectBody = setup.expectBody
+    this.maxBodySize = setup.maxBodySize
+    // Intended send times of the requests take() grants, under a rate
+    // (the scheduler's array, filled by each take); null otherwise.
+    this.planned = setup.planned
+    // Through an HTTP proxy, a 407 is the proxy refusing us, not the
+    // target answering: decided once, here.
+    this.proxied = target.absoluteForm !== undefined
 
-    this.socket = null
-    this.connected = false
-    this.connectStartedAt = 0
+    this.connection = new Connection(this, connect, setup)
     this.closeAfterResponse = false
-    this.countedFailure = false
-    this.failures = 0
     this.hookFailures = 0
-    this.reconnectTimer = null
     this.retryTimer = null
     this.stopped = false
     this.done = false
@@ -77,16 +71,16 @@ class Client extends EventEmitter {
     this.bodyHeaders = null
 
     this.sequence = new RequestSequence({
-      method: config.method,
+      method: setup.method,
       path: target.path,
-      headers: run.baseHeaders,
-      body: run.baseBody,
+      headers: setup.headers,
+      body: setup.body,
       host: target.host,
       auth: target.auth,
       absoluteForm: target.absoluteForm
-    }, run.requestsFor(target), { idReplacement: config.idReplacement, initialContext: config.initialContext })
+    }, requests, { idReplacement: setup.idReplacement, initialContext: setup.initialContext })
     this.sequence.onReset = () => {
-      this.recorder.resets++
+      this.recorder.sequenceReset()
       this.emit('reset')
     }
     this.batches = null
@@ -139,111 +133,61 @@ class Client extends EventEmitter {
     this.parser.wantHeaders = this.sequence.hasOnResponse || this.listenerCount('headers') > 0
   }
 
-  // --- connection life cycle ---
+  // --- the connection's calls ---
 
   start () {
-    this.open()
+    this.connection.open()
   }
 
-  open () {
-    this.reconnectTimer = null
-    if (this.stopped) return
+  // A new socket: nothing of the last one carries over.
+  onOpen () {
     this.parser.reset()
     this.parser.wantBody = this.wantBody
-    this.connected = false
     this.closeAfterResponse = false
-    this.countedFailure = false
     this.sentOnSocket = 0
-    this.connectStartedAt = performance.now()
-    this.attach(this.connect(this))
   }
 
-  attach (socket) {
-    this.socket = socket
-    socket.on('error', (err) => this.onSocketError(socket, err))
-    socket.on('end', () => this.onSocketEnd(socket))
-    socket.on('close', () => this.onSocketClose(socket))
-  }
-
-  // A transport whose socket is replaced once it is ready (a proxy's
-  // tunnel that becomes TLS): events of the old one are ignored from then
-  // on. False when the client has moved on (stopped, failed, timed out).
-  upgrade (from, to) {
-    if (this.socket !== from || this.stopped) return false
-    this.attach(to)
-    return true
-  }
-
-  onConnect () {
-    this.connected = true
+  onReady () {
     this.pump()
   }
 
-  onSocketError (socket, err) {
-    if (socket !== this.socket) return
-    this.fail(err)
-  }
-
-  onSocketEnd (socket) {
-    if (socket !== this.socket) return
+  onEnd () {
     // A body delimited by the close ends now, and that close was announced;
     // a response cut short is a parse error. Requests that got no answer at
     // all are a hang-up: counted when the socket closes, as for a reset.
     this.readAt = performance.now()
     this.parser.finish()
-    if (socket === this.socket) socket.destroy()
   }
 
-  onSocketClose (socket) {
-    if (socket !== this.socket) return
-    if (!this.stopped && !this.countedFailure) {
-      if (this.inFlight > 0 && this.closeAfterResponse) {
-        // The server announced the close (Connection: close, HTTP/1.0, a
-        // body ended by the close): it processes nothing after that
-        // response (RFC 9112 §9.6), so the requests pipelined behind it
-        // were never started there. They go again, on the next connection.
-        this.run.giveBack(this.inFlight)
-        this.unsend(this.inFlight)
-      } else if (this.inFlight > 0) {
-        this.fail(new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight'))
-      } else if (!this.connected) {
-        this.fail(new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established'))
-      }
+  // The socket closed without a failure counted: → the error to count, or
+  // null.
+  onClose (connected) {
+    if (this.inFlight > 0 && this.closeAfterResponse) {
+      // The server announced the close (Connection: close, HTTP/1.0, a
+      // body ended by the close): it processes nothing after that
+      // response (RFC 9112 §9.6), so the requests pipelined behind it
+      // were never started there. They go again, on the next connection.
+      this.run.giveBack(this.inFlight)
+      this.unsend(this.inFlight)
+      return null
     }
-    this.socket = null
-    this.connected = false
-    this.dropInFlight()
-    if (this.stopped || this.done) return
-    if (this.nothingLeft()) return this.finish()
-    // A connection closed before a single request went on it (a server
-    // that closes on accept, under a rate with nothing due yet) is a
-    // failure too for the back-off, though no request was lost.
-    if (!this.countedFailure && this.sentOnSocket === 0) this.failures++
-    let delay = 0
-    if (this.countedFailure || this.sentOnSocket === 0) {
-      // Back off on repeated failures so a dead server is not spun on.
-      delay = this.backoff(this.failures)
-    }
-    if (delay === 0) setImmediate(() => this.open())
-    else this.reconnectTimer = setTimeout(() => this.open(), delay)
+    if (this.inFlight > 0) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
+    if (!connected) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
+    return null
   }
 
-  // One failure of this connection, reported once. The requests in flight
-  // on it end as errors; if none was (the connection never opened), the
-  // attempt itself counts as one request, while the budget allows.
-  fail (err) {
-    if (this.countedFailure) return
-    this.countedFailure = true
-    this.failures++
+  // The connection failed: the requests in flight end as errors; if none
+  // was (the connection never opened), the attempt itself counts as one
+  // request, while the budget allows.
+  onFail (err, connected) {
     let lost = this.inFlight
-    if (lost === 0 && !this.connected && this.run.takeAttempt()) lost = 1
+    if (lost === 0 && !connected && this.run.takeAttempt()) lost = 1
     this.completed += lost
-    const cause = causeOf(err, this.connected)
+    const cause = causeOf(err, connected)
     // The FIFO is emptied before the run hears of it: an amount run that
     // ends on these errors finds nothing of them still in flight.
     this.dropInFlight()
     this.run.onClientError(this, err, lost, cause)
-    if (this.socket) this.socket.destroy()
   }
 
   dropInFlight () {
@@ -255,9 +199,12 @@ class Client extends EventEmitter {
     this.pendingRequest = null
   }
 
-  // After `failures` in a row: nothing the first time, then 5 ms doubling.
-  backoff (failures) {
-    return failures <= 1 ? 0 : Math.min(this.maxBackoff, 5 * 2 ** (failures - 2))
+  oldestSentAt () {
+    return this.sentAt[this.head]
+  }
+
+  fail (err) {
+    this.connection.fail(err)
   }
 
   // No request left for this connection to make.
@@ -265,21 +212,16 @@ class Client extends EventEmitter {
     return (this.maxRequests !== 0 && this.completed >= this.maxRequests) || this.run.exhausted()
   }
 
-  // Called by the run's sweep, not per request: no timer per request.
+  // Called by the run's sweep, not per request.
   checkTimeout (now) {
-    if (this.socket === null || this.countedFailure) return
-    const since = this.inFlight > 0 ? this.sentAt[this.head] : (this.connected ? 0 : this.connectStartedAt)
-    if (since !== 0 && now - since >= this.timeoutMs) {
-      this.fail(new RequestTimeoutError(this.timeoutMs / 1000, !this.connected))
-    }
+    this.connection.checkTimeout(now)
   }
 
   stop () {
     this.stopped = true
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer)
     if (this.retryTimer) clearTimeout(this.retryTimer)
-    this.reconnectTimer = null
-    if (this.socket) this.socket.destroy()
+    this.retryTimer = null
+    this.connection.stop()
   }
 
   // --- sending ---
@@ -295,7 +237,8 @@ class Client extends EventEmitter {
   pump () {
     // countedFailure: the socket is being destroyed (e.g. a parse error in
     // this very read); what we wrote now would be lost yet counted as sent.
-    if (!this.connected || this.stopped || this.countedFailure) return
+    const connection = this.connection
+    if (!connection.connected || this.stopped || connection.countedFailure) return
     const room = this.pipelining - this.inFlight
     if (room < this.refillAt || !this.canSend()) return this.checkIdle()
     let n = room
@@ -306,12 +249,12 @@ class Client extends EventEmitter {
     // Counted before anything can end them: a hook that fails may end the
     // run (its amount) while the batch is being built.
     this.sentOnSocket += n
-    this.recorder.sent += n
+    this.recorder.started(n)
     const now = performance.now()
-    const planned = this.run.planned
+    const planned = this.planned
     if (this.batches !== null) {
       for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, this.batchIsHead)
-      this.socket.write(this.batch(n))
+      connection.socket.write(this.batch(n))
     } else {
       this.sendSequence(n, now, planned)
     }
@@ -336,7 +279,7 @@ class Client extends EventEmitter {
   }
 
   sendSequence (n, now, planned) {
-    const socket = this.socket
+    const socket = this.connection.socket
     const sequence = this.sequence
     if (sequence.allStatic && n > 1) {
       // Static entries only: one write of n requests in a row.
@@ -395,10 +338,10 @@ class Client extends EventEmitter {
     // Nothing may be in flight to bring us back here: try again soon, and
     // later and later while the hook fails every time (no spinning).
     if (sent === 0) this.hookFailures++
-    const delay = this.backoff(this.hookFailures)
+    const delay = this.connection.backoff(this.hookFailures)
     const retry = () => {
       this.retryTimer = null
-      if (this.socket === socket) this.pump()
+      if (this.connection.socket === socket) this.pump()
     }
     if (delay === 0) setImmediate(retry)
     else this.retryTimer = setTimeout(retry, delay)
@@ -409,7 +352,7 @@ class Client extends EventEmitter {
   // meanwhile so nothing overtakes it. If the socket goes first, the
   // request ended with it (an error).
   awaitRequest (promise, entry, planned) {
-    const socket = this.socket
+    const socket = this.connection.socket
     const slot = (this.head + this.inFlight) % this.pipelining
     this.sentAt[slot] = performance.now()
     this.pendingRequest = promise
@@ -417,7 +360,7 @@ class Client extends EventEmitter {
     const release = () => {
       if (this.pendingRequest !== promise) return false
       this.pendingRequest = null
-      if (this.socket !== socket) return false
+      if (this.connection.socket !== socket) return false
       this.inFlight--
       return true
     }
@@ -452,7 +395,7 @@ class Client extends EventEmitter {
 
   unsend (n) {
     this.sentOnSocket -= n
-    this.recorder.sent -= n
+    this.recorder.unstarted(n)
   }
 
   // Nothing more to send on this socket: reconnect or finish.
@@ -460,12 +403,7 @@ class Client extends EventEmitter {
     if (this.inFlight > 0 || this.pendingRequest !== null) return
     if (this.maxRequests && this.completed >= this.maxRequests) return this.finish()
     if (this.run.exhausted()) return this.finish()
-    if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate && this.socket) {
-      const socket = this.socket
-      this.socket = null
-      socket.destroy()
-      setImmediate(() => this.open())
-    }
+    if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate && this.connection.socket) this.connection.recycle()
   }
 
   finish () {
@@ -479,10 +417,11 @@ class Client extends EventEmitter {
   onData (buf, start, end) {
     this.readAt = performance.now()
     this.parser.execute(buf, start, end)
-    if (this.closeAfterResponse && this.socket) {
+    const socket = this.connection.socket
+    if (this.closeAfterResponse && socket) {
       // The server said Connection: close: whatever else is in flight goes
-      // again on a new connection (see onSocketClose).
-      this.socket.destroy()
+      // again on a new connection (see onClose).
+      socket.destroy()
       return
     }
     this.pump()
@@ -515,6 +454,11 @@ class Client extends EventEmitter {
   }
 
   onMessageComplete (status, bytes, close) {
+    if (this.proxied && status === 407 && this.inFlight > 0) {
+      this.parser.abort()
+      this.fail(require('./proxy').refusedRequest(this.target))
+      return
+    }
     if (this.inFlight === 0 || this.pendingRequest !== null && this.inFlight === 1) {
       // A response nobody asked for.
       this.parser.abort()
@@ -526,7 +470,7 @@ class Client extends EventEmitter {
     this.head = slot + 1 === this.pipelining ? 0 : slot + 1
     this.inFlight--
     this.completed++
-    this.failures = 0
+    this.connection.succeeded()
     if (close) this.closeAfterResponse = true
     if (this.bodyTooLarge) return this.bodyOverflow()
     const latencyMs = now - this.plannedAt[slot]
@@ -537,7 +481,7 @@ class Client extends EventEmitter {
     if (this.bodyChunks !== null) this.deliverBody(status, slot)
     if (this.run.emitResponses) this.run.emitResponse(this, status, bytes, latencyMs)
     if (this._events.response !== undefined) this.emit('response', status, bytes, latencyMs)
-    this.run.onResponse(this)
+    if (this.amountRun) this.run.checkAmount()
   }
 
   // The body was larger than maxBodySize: this request ends in an error.
@@ -587,17 +531,4 @@ class Client extends EventEmitter {
   }
 }
 
-// Through an HTTP proxy (an http target, requests in absolute form), a 407
-// is the proxy refusing us, not the target answering: the connection fails
-// as a refused tunnel does (AC_PROXY_REFUSED), so a run with wrong
-// credentials ends in errors, not in responses. A subclass, so that a run
-// without a proxy runs the same code as before.
-class ProxiedClient extends Client {
-  onMessageComplete (status, bytes, close) {
-    if (status !== 407 || this.inFlight === 0) return super.onMessageComplete(status, bytes, close)
-    this.parser.abort()
-    this.fail(require('./proxy').refusedRequest(this.target))
-  }
-}
-
-module.exports = { Client, ProxiedClient }
+module.exports = { Client }

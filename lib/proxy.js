@@ -147,7 +147,8 @@ function refused (proxy, authority, why) {
   return new AutocannonError('AC_PROXY_REFUSED', `proxy ${proxy.href} refused the tunnel to ${authority}: ${why}`)
 }
 
-// An http target's request answered 407 by the proxy (see ProxiedClient).
+// An http target's request answered 407 by the proxy (the client fails
+// its connection with this, see Client#onMessageComplete).
 function refusedRequest (target) {
   const proxy = target.proxy
   return new AutocannonError('AC_PROXY_REFUSED', `proxy ${proxy.href} refused the requests to ${target.origin}: 407 Proxy Authentication Required` +
@@ -157,10 +158,10 @@ function refusedRequest (target) {
 // A proxy answering CONNECT with more header than this is not one.
 const MAX_RESPONSE_HEAD = 16 * 1024
 
-// Returns connect(client) for an https target through `proxy`: TCP to the
+// Returns connect(connection) for an https target through `proxy`: TCP to the
 // proxy, CONNECT, and on a 2xx TLS over that socket with the target's SNI
-// and the user's TLS options. The client sees the TLS socket from then on
-// (client.upgrade), and its 'connect' moment at the end of the handshake.
+// and the user's TLS options. The connection sees the TLS socket from then
+// on (connection.upgrade), and its 'connect' moment at the end of the handshake.
 function tunnelTransport (target, proxy, tlsConfig) {
   const tls = require('tls')
   const authority = net.isIPv6(target.hostname) ? `[${target.hostname}]:${target.port}` : `${target.hostname}:${target.port}`
@@ -168,7 +169,7 @@ function tunnelTransport (target, proxy, tlsConfig) {
   const request = Buffer.from(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n` +
     (proxy.auth ? `Proxy-Authorization: ${proxy.auth}\r\n` : '') + '\r\n', 'latin1')
 
-  return (client) => {
+  return (connection) => {
     const raw = net.connect({ host: proxy.hostname, port: proxy.port, noDelay: true })
     raw.once('connect', () => raw.write(request))
     let head = null
@@ -207,10 +208,10 @@ function tunnelTransport (target, proxy, tlsConfig) {
         socket: raw
       })
       socket.setNoDelay(true)
-      socket.once('secureConnect', () => client.onConnect())
+      socket.once('secureConnect', () => connection.onConnect())
       socket.on('session', (session) => { tlsConfig.session = session })
-      socket.on('data', (buf) => client.onData(buf, 0, buf.length))
-      if (!client.upgrade(raw, socket)) socket.destroy()
+      socket.on('data', (buf) => connection.onData(buf, 0, buf.length))
+      if (!connection.upgrade(raw, socket)) socket.destroy()
     }
     raw.on('readable', onReadable)
     raw.on('end', onEnd)

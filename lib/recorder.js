@@ -1,9 +1,10 @@
 'use strict'
 
-// Everything a run counts, in one fixed-shape object. Clients call
-// response() once per completed response; the run calls sample() every
-// sampleInt ms. snapshot() turns the counts into the mergeable raw result
-// that result.js aggregates.
+// Everything a run counts, in one fixed-shape object, changed only by its
+// own methods: clients call started() as requests go and response() once
+// per completed response, the run calls sample() every sampleInt ms, the
+// scheduler planned() for each request it grants. snapshot() turns the
+// counts into the mergeable raw result that result.js aggregates.
 
 const { createLatencyHistogram, encode } = require('./histogram')
 const { noErrorsByCause } = require('./errors')
@@ -44,6 +45,36 @@ class Recorder {
     // One entry per sample interval: [end (epoch ms), responses, bytes,
     // errors, latency histogram (encoded), p50 (µs), p99 (µs)].
     this.series = []
+  }
+
+  // `n` requests started (written, or about to be).
+  started (n) {
+    this.sent += n
+  }
+
+  // Counted as started, but never sent after all (given back to the plan).
+  unstarted (n) {
+    this.sent -= n
+  }
+
+  // A request sequence went back to its first entry (setupRequest asked).
+  sequenceReset () {
+    this.resets++
+  }
+
+  // A response whose body failed expectBody or verifyBody.
+  mismatch () {
+    this.mismatches++
+  }
+
+  // Under a rate plan: how late a request left against its planned time.
+  trackLateness () {
+    if (this.lateness === null) this.lateness = createLatencyHistogram()
+  }
+
+  planned (lateByMs, late) {
+    this.lateness.recordValue(Math.round(lateByMs * 1000))
+    if (late) this.late++
   }
 
   response (status, bytes, latencyUs) {

@@ -3,9 +3,21 @@
 // One run in this thread: starts the clients, keeps the clock (samples,
 // ticks, the end), counts what goes wrong, and hands the recorder's
 // snapshot back when it is over.
+//
+// Clients (lib/client.js) get what they share once, at construction
+// (clientSetup: config values, the recorder, the planned-times array),
+// and reach the run only through this port, these methods and one flag:
+//   take(client, n) → how many of n requests may go now (their planned
+//     times are then in clientSetup.planned), takeAttempt(), giveBack(n),
+//     exhausted(), checkAmount(), onClientError(client, err, lost, cause),
+//     onClientDone(client), onMismatch(client, body), onHookError(client,
+//     err), onResponseHookError(client, err, count), emitResponse(…) while
+//     `emitResponses` is set.
+// The run asks of a client only start(), stop(), checkTimeout(now) and
+// its `inFlight`.
 
 const { performance } = require('perf_hooks')
-const { Client, ProxiedClient } = require('./client')
+const { Client } = require('./client')
 const { Recorder } = require('./recorder')
 const { transportFor } = require('./transport')
 const { createScheduler } = require('./scheduler')
@@ -30,8 +42,6 @@ class Run {
       trackUncorrected: this.correctLatency
     })
     this.scheduler = rated ? createScheduler(config) : null
-    // Intended send times for the requests take() just granted, under a rate.
-    this.planned = null
     this.transports = new Map(config.urls.map((target) => [target, transportFor(target, config)]))
     this.requestsByOrigin = requestsByOrigin || null
     this.baseHeaders = baseHeaders || config.headers
@@ -64,6 +74,31 @@ class Run {
     this.timers = []
     // Workers and skipAggregateResult hand the snapshot on: encode it.
     this.encodeSnapshot = !!encodeSnapshot || config.skipAggregateResult
+    this.clientSetup = Object.freeze({
+      recorder: this.recorder,
+      pipelining: config.pipelining,
+      // Closed loop: refill the pipeline once at least half of it is free,
+      // so that one write carries several requests (as wrk's pipelining
+      // does) instead of one write per response. Under a rate plan every
+      // free slot is used at once, to stay on the plan.
+      refillAt: this.scheduler ? 1 : Math.ceil(config.pipelining / 2),
+      timeoutMs: config.timeout * 1000,
+      amount: config.amount,
+      amountRun: config.amount > 0,
+      // amount takes precedence over maxConnectionRequests (as in autocannon).
+      maxRequests: config.amount ? 0 : config.maxConnectionRequests,
+      reconnectRate: config.reconnectRate,
+      verifyBody: this.verifyBody,
+      expectBody: config.expectBody,
+      maxBodySize: config.maxBodySize,
+      method: config.method,
+      headers: this.baseHeaders,
+      body: this.baseBody,
+      idReplacement: config.idReplacement,
+      initialContext: config.initialContext,
+      // Latency runs from these when it is corrected (see above).
+      planned: this.correctLatency ? this.scheduler.planned : null
+    })
   }
 
   requestsFor (target) {
@@ -133,7 +168,7 @@ class Run {
     const to = Math.min(this.config.connections, this.clients.length + count)
     for (let i = this.clients.length; i < to; i++) {
       const target = urls[i % urls.length]
-      const client = target.absoluteForm === undefined ? new Client(this, target, i) : new ProxiedClient(this, target, i)
+      const client = new Client(this, this.clientSetup, target, i, this.transports.get(target), this.requestsFor(target))
       if (this.setupClient) this.setupClient(client)
       this.clients.push(client)
     }
@@ -187,8 +222,9 @@ class Run {
 
   // --- called by clients ---
 
-  // How many of `n` requests may go now; under a rate this also fills
-  // `planned` with their intended send times.
+  // How many of `n` requests may go now; under a rate the scheduler's
+  // `planned` (the clients' clientSetup.planned) then holds their intended
+  // send times.
   take (client, n) {
     if (this.finished) return 0
     // The budget caps the request before the plan is asked: a planned
@@ -196,10 +232,7 @@ class Run {
     // recorded (and counted late again when taken once more).
     if (n > this.budget) n = this.budget
     if (n === 0) return 0
-    if (this.scheduler !== null) {
-      n = this.scheduler.take(client, n)
-      if (this.correctLatency) this.planned = this.scheduler.planned
-    }
+    if (this.scheduler !== null) n = this.scheduler.take(client, n)
     if (this.budget !== Infinity) this.budget -= n
     return n
   }
@@ -210,7 +243,7 @@ class Run {
   takeAttempt () {
     if (this.finished || this.budget === 0) return false
     if (this.budget !== Infinity) this.budget--
-    this.recorder.sent++
+    this.recorder.started(1)
     return true
   }
 
@@ -221,10 +254,6 @@ class Run {
 
   exhausted () {
     return this.budget === 0
-  }
-
-  onResponse (client) {
-    if (this.config.amount) this.checkAmount()
   }
 
   // With an amount, the run ends when every request has ended, answered or
@@ -255,7 +284,7 @@ class Run {
   }
 
   onMismatch (client, body) {
-    this.recorder.mismatches++
+    this.recorder.mismatch()
     if (this.events.listenerCount('reqMismatch') > 0) this.events.emit('reqMismatch', body)
     this.checkBailout()
   }
@@ -271,7 +300,7 @@ class Run {
   // verifyBody or onResponse threw: the response arrived (it is counted),
   // but its check failed, so it counts as a mismatch (once per response).
   onResponseHookError (client, err, count) {
-    if (count) this.recorder.mismatches++
+    if (count) this.recorder.mismatch()
     this.reportHookError(err)
     this.checkBailout()
   }

@@ -15,7 +15,6 @@
 // pause(): none until then.
 
 const { performance } = require('perf_hooks')
-const { createLatencyHistogram } = require('./histogram')
 const { createStagePlan } = require('./plan')
 
 // A request that leaves more than this after its planned time is "late":
@@ -47,7 +46,7 @@ class Scheduler {
   // Lateness goes to the run's recorder, to be merged like latency.
   start (recorder) {
     this.recorder = recorder
-    recorder.lateness = createLatencyHistogram()
+    recorder.trackLateness()
   }
 
   timeOf (client, i) {
@@ -77,8 +76,7 @@ class Scheduler {
       if (t > now) break
       this.planned[k] = t
       const lateBy = now - t
-      recorder.lateness.recordValue(Math.round(lateBy * 1000))
-      if (lateBy > LATE_MS) recorder.late++
+      recorder.planned(lateBy, lateBy > LATE_MS)
       k++
     }
     if (this.perConnection) this.clientNext[client.index] = idx + k

@@ -2,8 +2,8 @@
 
 // The transport is chosen once per target: plain TCP (or a Unix socket)
 // reading into one shared buffer, or TLS, directly or through a proxy.
-// Either way the client sees onData(buf, start, end) and the socket's
-// 'connect' moment.
+// Either way the connection (lib/connection.js) is told of its 'connect'
+// moment and handed what is read, as onData(buf, start, end).
 
 const net = require('net')
 
@@ -12,21 +12,21 @@ const net = require('net')
 // synchronously, and hooks that keep body bytes copy them.
 const READ_BUFFER = Buffer.allocUnsafe(256 * 1024)
 
-function plain (target, client) {
+function plain (target, connection) {
   const onread = {
     buffer: READ_BUFFER,
     callback (nread, buf) {
-      client.onData(buf, 0, nread)
+      connection.onData(buf, 0, nread)
     }
   }
   const socket = target.socketPath
     ? net.connect({ path: target.socketPath, onread })
     : net.connect({ host: target.hostname, port: target.port, onread, noDelay: true })
-  socket.once('connect', () => client.onConnect())
+  socket.once('connect', () => connection.onConnect())
   return socket
 }
 
-function secure (target, client, tlsConfig) {
+function secure (target, connection, tlsConfig) {
   const tls = require('tls')
   const options = {
     // Benchmarks usually run against self-signed certificates; like
@@ -43,24 +43,24 @@ function secure (target, client, tlsConfig) {
   }
   const socket = tls.connect(options)
   socket.setNoDelay(true)
-  socket.once('secureConnect', () => client.onConnect())
+  socket.once('secureConnect', () => connection.onConnect())
   // Resuming the session makes reconnects (reconnectRate, Connection:
   // close) cost one round trip instead of a full handshake.
   socket.on('session', (session) => { tlsConfig.session = session })
-  socket.on('data', (buf) => client.onData(buf, 0, buf.length))
+  socket.on('data', (buf) => connection.onData(buf, 0, buf.length))
   return socket
 }
 
-// Returns connect(client) for one target. Through a proxy (target.proxy,
+// Returns connect(connection) for one target. Through a proxy (target.proxy,
 // --proxy) only this step changes: an http target's requests were built in
 // absolute form, so its connections just go to the proxy; an https target
 // gets a CONNECT tunnel with TLS inside (lib/proxy.js).
 function transportFor (target, config) {
   const proxy = target.proxy
   if (!target.secure) {
-    if (proxy === undefined) return (client) => plain(target, client)
+    if (proxy === undefined) return (connection) => plain(target, connection)
     const to = { hostname: proxy.hostname, port: proxy.port, socketPath: undefined }
-    return (client) => plain(to, client)
+    return (connection) => plain(to, connection)
   }
   const tlsConfig = {
     options: config.tlsOptions || {},
@@ -68,7 +68,7 @@ function transportFor (target, config) {
     session: undefined
   }
   if (proxy !== undefined) return require('./proxy').tunnelTransport(target, proxy, tlsConfig)
-  return (client) => secure(target, client, tlsConfig)
+  return (connection) => secure(target, connection, tlsConfig)
 }
 
 module.exports = { transportFor }

@@ -317,3 +317,39 @@ t.test('toStats with bucketEdges agrees with the library\'s getters', async (t) 
   t.equal(toStats(h, opts).max, +(h.highestEquivalentValue(h.maxValue) / 1000).toFixed(3))
   t.equal(toStats(h).max, HOUR_US, 'without it, the max as recorded')
 })
+
+// The recorder owns its counts: no other module writes them, so every
+// count has one place where it changes (and one shape to merge).
+t.test('only the recorder changes its counts', async (t) => {
+  const fs = require('fs')
+  const path = require('path')
+  const dir = path.join(__dirname, '..', 'lib')
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'recorder.js')
+  const write = /\brecorder\.[A-Za-z_]\w*(\[[^\]]*\])?\s*(\+\+|--|[-+*/]?=(?!=))/
+  for (const file of files) {
+    const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n')
+    lines.forEach((line, i) => t.notMatch(line, write, `${file}:${i + 1} does not write a count`))
+  }
+  t.ok(write.test('this.recorder.sent += n'), 'the pattern finds a write')
+  t.ok(write.test('recorder.late++'), 'and an increment')
+  t.notOk(write.test('if (recorder.sent === 0)'), 'not a comparison')
+})
+
+t.test('the counting methods', async (t) => {
+  const { Recorder } = require('../lib/recorder')
+  const r = new Recorder()
+  r.started(5)
+  r.unstarted(2)
+  r.sequenceReset()
+  r.mismatch()
+  r.mismatch()
+  r.trackLateness()
+  r.planned(1.5, false)
+  r.planned(7, true)
+  t.equal(r.sent, 3)
+  t.equal(r.resets, 1)
+  t.equal(r.mismatches, 2)
+  t.equal(r.late, 1)
+  t.equal(r.lateness.totalCount, 2)
+  t.equal(r.lateness.maxValue >= 6990, true, 'lateness in µs')
+})

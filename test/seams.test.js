@@ -1,0 +1,49 @@
+'use strict'
+
+// The seams between the run, the HTTP/1.1 client and the connection stay
+// narrow: each side uses only what the other declares (lib/run.js's port,
+// lib/connection.js's protocol calls). A new use is a decision to make in
+// those comments, not a field to reach for.
+
+const t = require('tap')
+const fs = require('fs')
+const path = require('path')
+
+const read = (file) => fs.readFileSync(path.join(__dirname, '..', 'lib', file), 'utf8')
+const uses = (text, pattern) => [...new Set([...text.matchAll(pattern)].map((m) => m[1]))].sort()
+
+t.test('the client reaches the run only through its port', async (t) => {
+  const port = ['checkAmount', 'emitResponse', 'emitResponses', 'exhausted', 'giveBack', 'onClientDone', 'onClientError',
+    'onHookError', 'onMismatch', 'onResponseHookError', 'take', 'takeAttempt']
+  const used = uses(read('client.js'), /this\.run\.(\w+)/g)
+  t.ok(used.length > 5, `the client uses ${used.join(', ')}`)
+  for (const name of used) t.ok(port.includes(name), `run.${name} is part of the port`)
+  const declared = read('run.js').split('\n').filter((l) => l.startsWith('//')).join(' ')
+  for (const name of port) t.match(declared, name, `run.js's comment declares ${name}`)
+})
+
+t.test('the run asks of a client only start, stop, checkTimeout, inFlight and index', async (t) => {
+  const used = uses(read('run.js'), /\bclient(?:s\[\w+\])?\.(\w+)/g).filter((name) => name !== 'js')
+  for (const name of used) t.ok(['start', 'stop', 'checkTimeout', 'inFlight', 'index'].includes(name), `client.${name}`)
+})
+
+t.test('the connection drives the protocol through its declared calls', async (t) => {
+  const text = read('connection.js')
+  const declared = text.split('\n').filter((l) => l.startsWith('//')).join(' ')
+  const used = uses(text, /\bprotocol\.(\w+)/g)
+  t.ok(used.length >= 10, `${used.join(', ')}`)
+  for (const name of used) t.match(declared, name, `protocol.${name} is declared at the top of connection.js`)
+  // The client does not touch the socket's life cycle itself.
+  const client = read('client.js')
+  t.notMatch(client, /this\.socket\b/, 'the client keeps no socket of its own')
+  t.notMatch(client, /\bnet\.|\btls\./, 'nor opens one')
+})
+
+t.test('transports see the connection, never the protocol', async (t) => {
+  for (const file of ['transport.js', 'proxy.js']) {
+    t.notMatch(read(file), /\bclient\./, `${file} knows no client`)
+    const used = uses(read(file), /\bconnection\.(\w+)/g).filter((name) => name !== 'js')
+    t.ok(used.length >= 2, `${file}: ${used.join(', ')}`)
+    for (const name of used) t.ok(['onConnect', 'onData', 'upgrade'].includes(name), `${file}: ${name}`)
+  }
+})
