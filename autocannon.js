@@ -5,10 +5,10 @@
 // callback, the returned instance's events, and the instance as a promise.
 
 const { EventEmitter } = require('events')
-const { buildConfig } = require('./lib/config')
-const { aggregateResult } = require('./lib/result')
-const { raise } = require('./lib/errors')
-const { Session } = require('./lib/session')
+const { buildConfig } = require('./lib/config/config')
+const { aggregateResult } = require('./lib/results/result')
+const { raise } = require('./lib/core/errors')
+const { Session } = require('./lib/engine/session')
 
 class Instance extends EventEmitter {
   constructor () {
@@ -80,13 +80,13 @@ function autocannon (opts, cb) {
   let config
   let prepared
   try {
-    if (opts !== null && typeof opts === 'object') require('./lib/options').warnUnknown(opts)
+    if (opts !== null && typeof opts === 'object') require('./lib/core/options').warnUnknown(opts)
     config = buildConfig(opts, { callbackGiven: callback !== null })
     instance.opts = config
-    const limits = require('./lib/limits')
+    const limits = require('./lib/config/limits')
     limits.checkLimits(config)
     for (const { code, message } of limits.warnings(config)) process.emitWarning(message, { code })
-    prepared = require('./lib/prepare').prepare(config)
+    prepared = require('./lib/config/prepare').prepare(config)
   } catch (err) {
     fail(err)
     return instance
@@ -104,12 +104,12 @@ function autocannon (opts, cb) {
       settle.resolve(result)
     }
     if (config.workers) {
-      instance.run = require('./lib/workers').runWorkers(config, instance, prepared, (err, raw) => {
+      instance.run = require('./lib/engine/workers').runWorkers(config, instance, prepared, (err, raw) => {
         if (err) return settle.reject(err)
         done(config.skipAggregateResult ? raw : aggregateResult(raw, config))
       })
     } else {
-      const { Run } = require('./lib/run')
+      const { Run } = require('./lib/engine/run')
       // A later round did not wait: its result has no start time to keep.
       const resultOpts = startAt === config.startAt ? config : { ...config, startAt: undefined }
       const run = new Run(config, instance, {
@@ -150,23 +150,23 @@ function autocannon (opts, cb) {
 }
 
 function track (instance, opts) {
-  return require('./lib/track')(instance, opts)
+  return require('./lib/output/track')(instance, opts)
 }
 
 function printResult (result, opts) {
-  return require('./lib/print-result')(result, opts)
+  return require('./lib/output/print-result')(result, opts)
 }
 
 function findMaxRate (opts) {
-  return require('./lib/find-max-rate').findMaxRate(opts)
+  return require('./lib/search/find-max-rate').findMaxRate(opts)
 }
 
 function mergeResults (results, opts) {
-  return require('./lib/merge').mergeResults(results, opts)
+  return require('./lib/distributed/merge').mergeResults(results, opts)
 }
 
 function renderHtml (results, opts) {
-  return require('./lib/report-html').renderHtml(results, opts)
+  return require('./lib/output/html/report').renderHtml(results, opts)
 }
 
 function parseArguments (argv) {
@@ -184,7 +184,7 @@ module.exports.parseArguments = parseArguments
 module.exports.findMaxRate = findMaxRate
 module.exports.renderHtml = renderHtml
 module.exports.mergeResults = mergeResults
-module.exports.compare = (a, b, opts) => require('./lib/compare').compare(a, b, opts)
+module.exports.compare = (a, b, opts) => require('./lib/compare/compare').compare(a, b, opts)
 
 if (require.main === module) {
   require('./lib/cli/main').main(process.argv.slice(2))

@@ -17,7 +17,7 @@ const path = require('path')
 
 // FUZZ_PARSER=path/to/response-parser.js runs the fuzzer against another
 // copy of the parser (an older one, to see what it got wrong).
-const { ResponseParser } = require(process.env.FUZZ_PARSER ? path.resolve(process.env.FUZZ_PARSER) : '../lib/response-parser')
+const { ResponseParser } = require(process.env.FUZZ_PARSER ? path.resolve(process.env.FUZZ_PARSER) : '../lib/http1/response-parser')
 
 // An incremental run: execute(piece) as pieces arrive (from a socket, say),
 // finish() at EOF, then read `out`.

@@ -7,9 +7,9 @@
 // norm.sf(sqrt(n / (n - 1)) * t.ppf(0.975, n - 1))).
 
 const t = require('tap')
-const { Blocks, ratioIntervals, expandedTail, countAt, MAX_BLOCKS } = require('../lib/stats/block-bootstrap')
-const { createLatencyHistogram } = require('../lib/histogram')
-const { seededRandom } = require('../lib/stats/random')
+const { Blocks, ratioIntervals, expandedTail, countAt, MAX_BLOCKS } = require('../lib/compare/stats/block-bootstrap')
+const { createLatencyHistogram } = require('../lib/results/histogram')
+const { seededRandom } = require('../lib/compare/stats/random')
 
 function intervals (count, seed, scale = 1) {
   const random = seededRandom(seed)

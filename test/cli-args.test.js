@@ -284,7 +284,7 @@ t.test('bad input: one-line errors', async (t) => {
 })
 
 t.test('one validation for both doors: the CLI and the library accept and refuse the same values', async (t) => {
-  const { buildConfig } = require('../lib/config')
+  const { buildConfig } = require('../lib/config/config')
   const flags = {
     connections: '-c',
     pipelining: '-p',

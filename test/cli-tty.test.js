@@ -22,7 +22,7 @@ function hasScript () {
   }
 }
 
-const quote = (s) => `'${String(s).replace(/'/g, `'\\''`)}'`
+const quote = (s) => `'${String(s).replace(/'/g, '\'\\\'\'')}'`
 
 // Runs the CLI inside `script -qec`; resolves to { code, output } (stdout
 // and stderr both, as the terminal showed them).
@@ -52,9 +52,9 @@ function barPercents (output) {
 function serve (t) {
   const server = http.createServer((req, res) => res.end('hello'))
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    t.teardown(() => new Promise((done) => {
+    t.teardown(() => new Promise((resolve) => {
       server.closeAllConnections()
-      server.close(() => done())
+      server.close(() => resolve())
     }))
     resolve(`http://127.0.0.1:${server.address().port}`)
   }))
@@ -67,13 +67,13 @@ t.test('in a terminal', { skip: hasScript() ? false : 'util-linux script is not 
     const { code, output } = await inTerminal(['-d', '2', '-c', '2', '-R', '2000', url])
     t.equal(code, 0, output)
     t.match(output, `Running 2s test @ ${url}\n2 connections\n`)
-    t.match(output, /\u001b\[32mrunning\u001b\[39m \[/, 'the bar, with its label in green')
+    t.match(output, /\u001b\[32mrunning\u001b\[39m \[/, 'the bar, with its label in green') // eslint-disable-line no-control-regex
     const percents = barPercents(output)
     t.equal(percents[0], 0, 'starts at 0%')
     t.ok(percents.some((p) => p > 0 && p < 100), `moves as the seconds pass (${percents.join(', ')})`)
     t.equal(percents[percents.length - 1], 100, 'ends at 100%')
-    t.match(output, /100%\u001b\[0K\u001b\[2K\u001b\[1G/, 'and is cleared before the tables')
-    t.match(output, /\u001b\[36mStat\u001b\[39m/, 'tables coloured for a terminal')
+    t.match(output, /100%\u001b\[0K\u001b\[2K\u001b\[1G/, 'and is cleared before the tables') // eslint-disable-line no-control-regex
+    t.match(output, /\u001b\[36mStat\u001b\[39m/, 'tables coloured for a terminal') // eslint-disable-line no-control-regex
     const tables = parseTables(output)
     t.equal(tables.length, 2, 'both tables intact')
     t.same(tables[0][0], ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'])
@@ -98,7 +98,7 @@ t.test('in a terminal', { skip: hasScript() ? false : 'util-linux script is not 
     const { code, output } = await inTerminal(['-d', '1', '-c', '1', '-R', '1000', url], { NO_COLOR: '1' })
     t.equal(code, 0, output)
     t.match(output, /running \[/)
-    t.notMatch(output, /\u001b\[(3\d|1|22|39)m/, 'no colour codes')
+    t.notMatch(output, /\u001b\[(3\d|1|22|39)m/, 'no colour codes') // eslint-disable-line no-control-regex
     t.equal(parseTables(output).length, 2)
   })
 

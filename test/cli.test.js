@@ -50,9 +50,9 @@ function server (t, handler, listenOn = { port: 0, host: '127.0.0.1' }) {
   srv.on('connection', () => { seen.connections++ })
   return new Promise((resolve) => {
     srv.listen(listenOn, () => {
-      t.teardown(() => new Promise((done) => {
+      t.teardown(() => new Promise((resolve) => {
         srv.closeAllConnections()
-        srv.close(() => done())
+        srv.close(() => resolve())
       }))
       const address = srv.address()
       seen.port = address.port
@@ -86,7 +86,7 @@ t.test('a default run: header, tables and summary on stderr, nothing on stdout',
   t.equal(code, 0, stderr)
   t.equal(stdout, '')
   t.ok(stderr.startsWith(`Running 1s test @ ${s.url}\n3 connections\n\n\n┌`), 'autocannon\'s header, then the tables')
-  t.notMatch(stderr, /\u001b\[/, 'no colour and no progress bar when stderr is not a terminal')
+  t.notMatch(stderr, /\u001b\[/, 'no colour and no progress bar when stderr is not a terminal') // eslint-disable-line no-control-regex
   const tables = parseTables(stderr)
   t.equal(tables.length, 2)
   t.same(tables[0][0], ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'])
@@ -252,7 +252,7 @@ t.test('limits, rates, sampling, title, expected body, bailout, timeouts, --debu
   }
   t.equal((await result(['-M', '5', '-c', '2', '-d', '5'])).requests.total, 10, '-M: 5 per connection')
   t.equal((await result(['-O', '30', '-c', '3', '-d', '5'])).requests.total, 30, '-O: 30 overall')
-  let before = s.connections
+  const before = s.connections
   t.equal((await result(['-D', '5', '-a', '20', '-c', '1'])).requests.total, 20)
   t.ok(s.connections - before >= 4, `-D 5: reconnected every 5 requests (${s.connections - before} connections)`)
   const rated = await result(['-R', '50', '-d', '1', '-c', '2'])

@@ -15,7 +15,7 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { compare, formatComparison } = require('../lib/compare')
+const { compare, formatComparison } = require('../lib/compare/compare')
 const { httpServer } = require('./helpers/servers')
 
 // 20 ms of "work" per request (a database call): the server's speed is

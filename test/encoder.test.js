@@ -4,8 +4,8 @@
 // per template.
 
 const t = require('tap')
-const { encodeRequest, hostHeader, isToken, isValidHeaderValue } = require('../lib/request-encoder')
-const { InvalidOptionError } = require('../lib/errors')
+const { encodeRequest, hostHeader, isToken, isValidHeaderValue } = require('../lib/http1/request-encoder')
+const { InvalidOptionError } = require('../lib/core/errors')
 
 const text = (buf) => buf.toString('latin1')
 
@@ -75,7 +75,7 @@ t.test('invalid methods, paths, header names and values are rejected by name', a
     [{ path: '/a\r\nX: y' }, 'path'],
     [{ headers: { 'bad name': 'x' } }, 'headers'],
     [{ headers: { 'x:y': 'x' } }, 'headers'],
-    [{ headers: { 'ünicode': 'x' } }, 'headers'],
+    [{ headers: { ünicode: 'x' } }, 'headers'],
     [{ headers: { 'x-inject': 'a\r\nEvil: 1' } }, 'headers'],
     [{ headers: { 'x-lf': 'a\nb' } }, 'headers'],
     [{ headers: { 'x-nul': 'a\u0000b' } }, 'headers'],

@@ -7,8 +7,8 @@
 const t = require('tap')
 const fs = require('fs')
 const path = require('path')
-const errors = require('../lib/errors')
-const { maskSecrets } = require('../lib/redact')
+const errors = require('../lib/core/errors')
+const { maskSecrets } = require('../lib/core/redact')
 
 const ROOT = path.join(__dirname, '..')
 const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')

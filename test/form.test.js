@@ -7,7 +7,7 @@ const fs = require('fs')
 const path = require('path')
 const busboy = require('busboy')
 const autocannon = require('..')
-const { buildForm } = require('../lib/form')
+const { buildForm } = require('../lib/config/form')
 const { recordingServer, tempDir, cli, jsonResult, skipCli } = require('./helpers/recording')
 
 // Parses a recorded multipart request: { fields, files }.

@@ -6,7 +6,7 @@ const t = require('tap')
 const fs = require('fs')
 const path = require('path')
 const autocannon = require('..')
-const { requestsByOrigin } = require('../lib/har')
+const { requestsByOrigin } = require('../lib/config/har')
 const { recordingServer, tempDir, cli, jsonResult, skipCli } = require('./helpers/recording')
 
 const FOREIGN = 'https://cdn.example.net'

@@ -118,7 +118,7 @@ function shown (value) {
 }
 
 t.test('help.txt agrees with the table of options: help and defaults', async (t) => {
-  const { OPTIONS: TABLE } = require('../lib/options')
+  const { OPTIONS: TABLE } = require('../lib/core/options')
   const index = optionIndex()
   const blocks = helpBlocks()
   t.ok(blocks.length >= 50, `${blocks.length} blocks`)

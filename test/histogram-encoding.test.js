@@ -4,7 +4,7 @@
 // counts, total, min and max as the library's decode followed by add().
 
 const t = require('tap')
-const { createLatencyHistogram, encode, decode, addEncoded } = require('../lib/histogram')
+const { createLatencyHistogram, encode, decode, addEncoded } = require('../lib/results/histogram')
 const { decodeFromCompressedBase64 } = require('hdr-histogram-js/dist/encoding')
 const Int32Histogram = require('hdr-histogram-js/dist/Int32Histogram').default
 

@@ -248,7 +248,7 @@ t.test('request hooks as files run inside workers, with their context', async (t
   const onResponse = path.join(dir, 'on-response.js')
   const setupRequest = path.join(dir, 'setup-request.js')
   fs.writeFileSync(onResponse, 'module.exports = (status, body, context) => { context.token = body }\n')
-  fs.writeFileSync(setupRequest, "module.exports = (req, context) => ({ ...req, headers: { ...req.headers, authorization: context.token } })\n")
+  fs.writeFileSync(setupRequest, 'module.exports = (req, context) => ({ ...req, headers: { ...req.headers, authorization: context.token } })\n')
   const result = await autocannon({
     url,
     workers: 2,

@@ -397,7 +397,7 @@ t.test('setupRequest that throws: each request sent and ended as AC_HOOK_ERROR',
     }
     return { s, opts, stats, ...await run(opts, 15000) }
   }))
-  for (const { s, opts, stats, result: r, overran } of done) {
+  for (const { s, stats, result: r, overran } of done) {
     const label = `${s.every === 1 ? 'always throws' : 'throws every other time'}: ${s.amount ? `amount ${s.amount}` : `duration ${s.duration}s`}, c${s.connections}, p${s.pipelining}`
     t.notOk(overran, `${label}: the run ended by itself`)
     checkCounts(t, label, r, s.amount ? { amount: s.amount } : { duration: s.duration })

@@ -13,8 +13,8 @@ const { execFileSync } = require('child_process')
 const YAML = require('yaml')
 const { run, start } = require('./helpers/cli')
 const { httpServer } = require('./helpers/servers')
-const { decode, createLatencyHistogram } = require('../lib/histogram')
-const { parseResults } = require('../lib/saved-result')
+const { decode, createLatencyHistogram } = require('../lib/results/histogram')
+const { parseResults } = require('../lib/results/saved-result')
 
 const EXAMPLE = path.join(__dirname, '..', 'deploy', 'kubernetes', 'job.yaml')
 // Kubernetes reads manifests as YAML 1.1.
@@ -106,8 +106,8 @@ t.test('deploy/kubernetes/job.yaml is what the generator prints, and a template'
   const out = await run(args)
   t.equal(out.code, 0, out.stderr)
   t.equal(out.stdout, fs.readFileSync(EXAMPLE, 'utf8'), 'regenerated, the file is the same (regenerate it when kube changes)')
-  t.match(out.stdout, /- "\$\{START\}"/, 'the start time is a quoted ${START}')
-  const filled = out.stdout.replaceAll('${START}', '2030-01-01T00:00:00Z')
+  t.match(out.stdout, /- "\$\{START\}"/, 'the start time is a quoted ${START}') // eslint-disable-line no-template-curly-in-string
+  const filled = out.stdout.replaceAll('${START}', '2030-01-01T00:00:00Z') // eslint-disable-line no-template-curly-in-string
   t.equal(parse(filled).spec.template.spec.containers[0].args[3], '2030-01-01T00:00:00Z', 'filled in, still a string')
   const script = await run(['--help'])
   t.match(script.stdout, /autocannon kube --shards N/)

@@ -5,10 +5,10 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { buildConfig } = require('../lib/config')
-const { checkLimits, warnings, openFileLimit, localPortRange, connectionsPerAddress } = require('../lib/limits')
-const { share } = require('../lib/share')
-const { workerOptions } = require('../lib/workers')
+const { buildConfig } = require('../lib/config/config')
+const { checkLimits, warnings, openFileLimit, localPortRange, connectionsPerAddress } = require('../lib/config/limits')
+const { share } = require('../lib/core/share')
+const { workerOptions } = require('../lib/engine/workers')
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds

@@ -8,9 +8,9 @@
 //                                n_resamples=np.inf, alternative='two-sided')
 
 const t = require('tap')
-const { mannWhitney } = require('../lib/stats/mann-whitney')
-const { normalSf, normalIsf, tIsf } = require('../lib/stats/normal')
-const { seededRandom } = require('../lib/stats/random')
+const { mannWhitney } = require('../lib/compare/stats/mann-whitney')
+const { normalSf, normalIsf, tIsf } = require('../lib/compare/stats/normal')
+const { seededRandom } = require('../lib/compare/stats/random')
 
 const close = (t, actual, expected, relative, msg) =>
   t.ok(Math.abs(actual - expected) <= relative * expected, `${msg}: ${actual} ≈ ${expected}`)

@@ -7,10 +7,10 @@
 const t = require('tap')
 const fs = require('fs')
 const path = require('path')
-const { createLatencyHistogram, encode, decode, toStats } = require('../lib/histogram')
-const { aggregateResult } = require('../lib/result')
-const { readResults } = require('../lib/saved-result')
-const { mergeResults } = require('../lib/merge')
+const { createLatencyHistogram, encode, decode, toStats } = require('../lib/results/histogram')
+const { aggregateResult } = require('../lib/results/result')
+const { readResults } = require('../lib/results/saved-result')
+const { mergeResults } = require('../lib/distributed/merge')
 
 const SHARDS = 100
 const PER_SHARD = 1e6

@@ -7,8 +7,8 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { OPTIONS, DEFAULTS, warnUnknown, closest } = require('../lib/options')
-const { buildConfig } = require('../lib/config')
+const { OPTIONS, DEFAULTS, warnUnknown, closest } = require('../lib/core/options')
+const { buildConfig } = require('../lib/config/config')
 const { parseArguments, describe } = require('../lib/cli/args')
 const { libraryOptions } = require('../lib/cli/main')
 const { run } = require('./helpers/cli')

@@ -9,7 +9,7 @@ const fs = require('fs')
 const path = require('path')
 const { run } = require('./helpers/cli')
 const { httpServer } = require('./helpers/servers')
-const { OUTPUTS, OUTPUT_OPTIONS } = require('../lib/outputs')
+const { OUTPUTS, OUTPUT_OPTIONS } = require('../lib/output/outputs')
 
 t.test('--html writes the report of the run; report re-renders saved runs', async (t) => {
   let requests = 0

@@ -232,7 +232,9 @@ t.test("require('autocannon') runs a benchmark", async (t) => {
         version: require('autocannon/package.json').version,
         printResultPath: require('autocannon/lib/printResult') === autocannon.printResult,
         aggregateResultPath: require('autocannon/lib/aggregateResult') === autocannon.aggregateResult,
-        internal: [typeof require('autocannon/lib/print-result'), typeof require('autocannon/lib/print-result.js')]
+        internal: [typeof require('autocannon/lib/output/print-result'), typeof require('autocannon/lib/output/print-result.js')],
+        documented: [typeof require('autocannon/lib/compare').formatComparison, typeof require('autocannon/lib/hgrm').renderHgrm,
+          typeof require('autocannon/lib/compare.js').compare, typeof require('autocannon/lib/hgrm.js').renderHgrm]
       }))
     })
   `
@@ -247,6 +249,7 @@ t.test("require('autocannon') runs a benchmark", async (t) => {
   t.ok(got.printResultPath, "require('autocannon/lib/printResult') is printResult, as scripts written for autocannon expect")
   t.ok(got.aggregateResultPath, "require('autocannon/lib/aggregateResult') is aggregateResult")
   t.same(got.internal, ['function', 'function'], 'lib/ paths resolve with and without .js')
+  t.same(got.documented, ['function', 'function', 'function', 'function'], 'the lib/ paths the README names (compare, hgrm) resolve')
 })
 
 t.test("import autocannon, { track, printResult } from 'autocannon' runs a benchmark", async (t) => {

@@ -4,8 +4,8 @@
 // cut anywhere, with no socket or timer behind it.
 
 const t = require('tap')
-const { ResponseParser } = require('../lib/response-parser')
-const { ResponseParseError } = require('../lib/errors')
+const { ResponseParser } = require('../lib/http1/response-parser')
+const { ResponseParseError } = require('../lib/core/errors')
 
 // Feeds `input` cut at `cuts`; returns what the handler saw.
 function parse (input, { cuts = [], head = false, wantBody = false, wantHeaders = false, eof = false } = {}) {

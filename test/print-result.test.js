@@ -4,7 +4,7 @@
 // of a millisecond, colour only for a terminal.
 
 const t = require('tap')
-const printResult = require('../lib/print-result')
+const printResult = require('../lib/output/print-result')
 const { parseTables, tableByName, parseBytes, parseMs, parseCount, stripAnsi } = require('./helpers/tables')
 
 const plain = { isTTY: false }
@@ -57,7 +57,7 @@ function fixture (overrides = {}) {
 t.test('the latency and volume tables, in autocannon\'s layout', async (t) => {
   const result = fixture()
   const text = printResult(result, { outputStream: plain })
-  t.notMatch(text, /\u001b\[/, 'no colour for a stream that is not a terminal')
+  t.notMatch(text, /\u001b\[/, 'no colour for a stream that is not a terminal') // eslint-disable-line no-control-regex
   const tables = parseTables(text)
   t.equal(tables.length, 2)
   t.same(tables[0][0], ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'])
@@ -65,9 +65,9 @@ t.test('the latency and volume tables, in autocannon\'s layout', async (t) => {
 
   const latency = tableByName(tables[0]).Latency
   t.equal(latency['2.5%'], '0.25 ms', 'sub-millisecond latency is not rounded to 0 ms')
-  t.equal(latency['Max'], '28 ms', 'trailing zeros dropped')
-  t.equal(latency['Avg'], '1.06 ms')
-  t.equal(latency['Stdev'], '0.41 ms')
+  t.equal(latency.Max, '28 ms', 'trailing zeros dropped')
+  t.equal(latency.Avg, '1.06 ms')
+  t.equal(latency.Stdev, '0.41 ms')
   for (const [col, key] of [['2.5%', 'p2_5'], ['50%', 'p50'], ['97.5%', 'p97_5'], ['99%', 'p99']]) {
     t.ok(Math.abs(parseMs(latency[col]) - result.latency[key]) <= 0.0051, `latency ${col} within rounding`)
   }
@@ -156,15 +156,15 @@ t.test('colour for a terminal, unless NO_COLOR', async (t) => {
   delete process.env.NO_COLOR
   delete process.env.FORCE_COLOR
   const coloured = printResult(fixture(), { outputStream: tty })
-  t.match(coloured, /\u001b\[36mStat\u001b\[39m/, 'headings in cyan')
-  t.match(coloured, /\u001b\[1mLatency\u001b\[22m/, 'row names in bold')
+  t.match(coloured, /\u001b\[36mStat\u001b\[39m/, 'headings in cyan') // eslint-disable-line no-control-regex
+  t.match(coloured, /\u001b\[1mLatency\u001b\[22m/, 'row names in bold') // eslint-disable-line no-control-regex
   t.equal(stripAnsi(coloured), printResult(fixture(), { outputStream: plain }), 'same text underneath')
 
   process.env.NO_COLOR = '1'
-  t.notMatch(printResult(fixture(), { outputStream: tty }), /\u001b\[/)
+  t.notMatch(printResult(fixture(), { outputStream: tty }), /\u001b\[/) // eslint-disable-line no-control-regex
   delete process.env.NO_COLOR
   process.env.FORCE_COLOR = '0'
-  t.notMatch(printResult(fixture(), { outputStream: tty }), /\u001b\[/)
+  t.notMatch(printResult(fixture(), { outputStream: tty }), /\u001b\[/) // eslint-disable-line no-control-regex
 })
 
 t.test('latency formatting', async (t) => {

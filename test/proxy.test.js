@@ -11,8 +11,8 @@ const net = require('net')
 const http = require('http')
 const https = require('https')
 const autocannon = require('..')
-const { buildConfig } = require('../lib/config')
-const { bypassed, maskProxyValue } = require('../lib/proxy')
+const { buildConfig } = require('../lib/config/config')
+const { bypassed, maskProxyValue } = require('../lib/config/proxy')
 const { makePki } = require('./helpers/pki')
 const { tempDir, cli, jsonResult, skipCli } = require('./helpers/recording')
 
@@ -32,9 +32,9 @@ function listen (t, server) {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       // Tunnelled sockets are detached from the HTTP server: close them too.
-      t.teardown(() => new Promise((done) => {
+      t.teardown(() => new Promise((resolve) => {
         for (const s of sockets) s.destroy()
-        server.close(() => done())
+        server.close(() => resolve())
       }))
       resolve(server.address().port)
     })
@@ -131,7 +131,7 @@ t.test('a bad proxy is bad input: AC_INVALID_OPTION naming proxy, the password m
 })
 
 t.test('--proxy env: HTTPS_PROXY for https, HTTP_PROXY for http, except NO_PROXY', async (t) => {
-  const { proxySetting } = require('../lib/proxy')
+  const { proxySetting } = require('../lib/config/proxy')
   const env = { HTTP_PROXY: 'http://10.0.0.1:3128', https_proxy: `${USER}:${PASSWORD}@10.0.0.2:8080`, NO_PROXY: 'localhost, .internal.test:443,[::1]' }
   const setting = proxySetting('env', undefined, env)
   const at = (u) => {

@@ -5,13 +5,13 @@
 
 const t = require('tap')
 const { EventEmitter } = require('events')
-const { Recorder } = require('../lib/recorder')
-const { aggregateResult } = require('../lib/result')
-const { buildConfig } = require('../lib/config')
-const { Run } = require('../lib/run')
+const { Recorder } = require('../lib/engine/recorder')
+const { aggregateResult } = require('../lib/results/result')
+const { buildConfig } = require('../lib/config/config')
+const { Run } = require('../lib/engine/run')
 const {
   createLatencyHistogram, createCountHistogram, encode, decode, toStats, PERCENTILE_KEYS
-} = require('../lib/histogram')
+} = require('../lib/results/histogram')
 
 const HOUR_US = 3600 * 1e6
 
@@ -310,7 +310,7 @@ t.test('count histogram: 64-bit, for bytes per sample beyond 2^31', async (t) =>
 })
 
 t.test('toStats with bucketEdges agrees with the library\'s getters', async (t) => {
-  const { toStatsReference } = require('../lib/histogram')
+  const { toStatsReference } = require('../lib/results/histogram')
   const h = histogramOf(values(3000, 5).concat([HOUR_US, 123456]))
   const opts = { scale: 1000, decimals: 3, bucketEdges: true }
   t.same(toStats(h, opts), toStatsReference(h, opts))
@@ -324,7 +324,9 @@ t.test('only the recorder changes its counts', async (t) => {
   const fs = require('fs')
   const path = require('path')
   const dir = path.join(__dirname, '..', 'lib')
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'recorder.js')
+  const files = fs.readdirSync(dir, { recursive: true })
+    .filter((f) => f.endsWith('.js') && path.basename(f) !== 'recorder.js')
+  t.ok(files.length > 40, `${files.length} files of lib/ read`)
   const write = /\brecorder\.[A-Za-z_]\w*(\[[^\]]*\])?\s*(\+\+|--|[-+*/]?=(?!=))/
   for (const file of files) {
     const lines = fs.readFileSync(path.join(dir, file), 'utf8').split('\n')
@@ -336,7 +338,7 @@ t.test('only the recorder changes its counts', async (t) => {
 })
 
 t.test('the counting methods', async (t) => {
-  const { Recorder } = require('../lib/recorder')
+  const { Recorder } = require('../lib/engine/recorder')
   const r = new Recorder()
   r.started(5)
   r.unstarted(2)

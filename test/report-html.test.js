@@ -12,9 +12,9 @@ const fs = require('fs')
 const path = require('path')
 const { pathToFileURL } = require('url')
 const autocannon = require('..')
-const { renderHtml } = require('../lib/report-html')
-const { readResults } = require('../lib/saved-result')
-const printResult = require('../lib/print-result')
+const { renderHtml } = require('../lib/output/html/report')
+const { readResults } = require('../lib/results/saved-result')
+const printResult = require('../lib/output/print-result')
 const { childServer } = require('./helpers/servers')
 const { run } = require('./helpers/cli')
 const { searchA, searchB } = require('./helpers/synthetic-search')
@@ -68,7 +68,7 @@ async function openReport (t, browser, file) {
 // of one file share a colour, so each is shown alone to count its own).
 function drawn (page) {
   return page.evaluate(async () => {
-    const settle = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)))
+    const settle = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))) // eslint-disable-line no-undef
     const near = (data, i, [r, g, b]) => Math.abs(data[i] - r) <= 48 && Math.abs(data[i + 1] - g) <= 48 && Math.abs(data[i + 2] - b) <= 48
     const pixels = (plot, colour) => {
       const canvas = plot.ctx.canvas
@@ -167,7 +167,7 @@ async function checkTables (t, page, runs) {
     }
   })
   const cli = await page.evaluate(() => [...document.querySelectorAll('pre[id^="cli-"]')].map((e) => e.textContent))
-  const printed = runs.map(({ result }) => printResult(result, { outputStream: { isTTY: false } }).replace(/\u001b\[[0-9;]*m/g, '').trim())
+  const printed = runs.map(({ result }) => printResult(result, { outputStream: { isTTY: false } }).replace(/\u001b\[[0-9;]*m/g, '').trim()) // eslint-disable-line no-control-regex
   t.same(cli, printed, 'the CLI tables, as printResult prints them')
 }
 

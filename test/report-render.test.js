@@ -5,10 +5,10 @@
 // tested in Chromium by report-html.test.js.
 
 const t = require('tap')
-const { createLatencyHistogram, encode, decode } = require('../lib/histogram')
-const { percentileDistribution } = require('../lib/report/percentiles')
-const { renderHtml, scriptJson } = require('../lib/report-html')
-const { cliText } = require('../lib/report/tables')
+const { createLatencyHistogram, encode, decode } = require('../lib/results/histogram')
+const { percentileDistribution } = require('../lib/output/html/percentiles')
+const { renderHtml, scriptJson } = require('../lib/output/html/report')
+const { cliText } = require('../lib/output/html/tables')
 const { syntheticResult } = require('./helpers/synthetic-result')
 
 // The data the page draws, read back out of the page.
@@ -134,7 +134,7 @@ t.test('the CLI tables, without colour even when colour is forced', async (t) =>
   process.env.FORCE_COLOR = '1'
   t.teardown(() => { if (saved === undefined) delete process.env.FORCE_COLOR; else process.env.FORCE_COLOR = saved })
   const text = cliText(r)
-  t.notMatch(text, /\u001b/)
+  t.notMatch(text, /\u001b/) // eslint-disable-line no-control-regex
   t.match(text, /Latency/)
 })
 

@@ -4,9 +4,9 @@
 // what is refused and with which error, and the exported helpers.
 
 const t = require('tap')
-const { encodeRequest, hostHeader, isToken, isValidHeaderValue } = require('../lib/request-encoder')
-const { InvalidOptionError } = require('../lib/errors')
-const { RequestSequence } = require('../lib/request-sequence')
+const { encodeRequest, hostHeader, isToken, isValidHeaderValue } = require('../lib/http1/request-encoder')
+const { InvalidOptionError } = require('../lib/core/errors')
+const { RequestSequence } = require('../lib/http1/request-sequence')
 
 const latin1 = (buf) => buf.toString('latin1')
 

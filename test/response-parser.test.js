@@ -6,8 +6,8 @@
 // and errors.
 
 const t = require('tap')
-const { ResponseParser } = require('../lib/response-parser')
-const { ResponseParseError } = require('../lib/errors')
+const { ResponseParser } = require('../lib/http1/response-parser')
+const { ResponseParseError } = require('../lib/core/errors')
 
 const toBuf = (wire) => Buffer.isBuffer(wire) ? wire : Buffer.from(wire, 'latin1')
 

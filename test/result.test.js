@@ -5,9 +5,9 @@
 // up by time.
 
 const t = require('tap')
-const { Recorder } = require('../lib/recorder')
-const { aggregateResult, mergeSeries } = require('../lib/result')
-const { createLatencyHistogram, createCountHistogram, toStats } = require('../lib/histogram')
+const { Recorder } = require('../lib/engine/recorder')
+const { aggregateResult, mergeSeries } = require('../lib/results/result')
+const { createLatencyHistogram, createCountHistogram, toStats } = require('../lib/results/histogram')
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0)
 const LATENCY = { scale: 1000, decimals: 3, bucketEdges: true }
@@ -201,7 +201,7 @@ t.test('edge cases: one result not in an array, no responses, no results', async
 })
 
 t.test('a result keeps its histograms (encoded) and its per-second series', async (t) => {
-  const { decode } = require('../lib/histogram')
+  const { decode } = require('../lib/results/histogram')
   const ra = seconds([3, 5, 4], 200, 100, (i) => 150 + i * 91)
   const rb = seconds([2, 6], 200, 40, (i) => 20000 + i * 1733)
   const a = runSnapshot({ responses: ra, targetRate: 10 })

@@ -6,7 +6,7 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { aggregateResult } = require('../lib/result')
+const { aggregateResult } = require('../lib/results/result')
 const { httpServer } = require('./helpers/servers')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))

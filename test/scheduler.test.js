@@ -5,8 +5,8 @@
 
 const t = require('tap')
 const { performance } = require('perf_hooks')
-const { createScheduler, LATE_MS } = require('../lib/scheduler')
-const { Recorder } = require('../lib/recorder')
+const { createScheduler, LATE_MS } = require('../lib/engine/scheduler')
+const { Recorder } = require('../lib/engine/recorder')
 
 function harness (t, config) {
   let now = 1000
@@ -279,8 +279,8 @@ t.test('stop: a pending wake pumps no one', async (t) => {
 t.test('the run asks the plan only for what the budget allows (-a with -R)', async (t) => {
   const h = harness(t, {})
   const { EventEmitter } = require('events')
-  const { buildConfig } = require('../lib/config')
-  const { Run } = require('../lib/run')
+  const { buildConfig } = require('../lib/config/config')
+  const { Run } = require('../lib/engine/run')
   const config = buildConfig({ url: 'http://127.0.0.1:1', overallRate: 100, amount: 3, connections: 2, pipelining: 2 })
   const run = new Run(config, new EventEmitter(), { onDone () {} })
   run.scheduler.start(run.recorder)

@@ -15,32 +15,32 @@ const uses = (text, pattern) => [...new Set([...text.matchAll(pattern)].map((m) 
 t.test('the client reaches the run only through its port', async (t) => {
   const port = ['checkAmount', 'emitResponse', 'emitResponses', 'exhausted', 'giveBack', 'onClientDone', 'onClientError',
     'onHookError', 'onMismatch', 'onResponseHookError', 'take', 'takeAttempt']
-  const used = uses(read('client.js'), /this\.run\.(\w+)/g)
+  const used = uses(read('http1/client.js'), /this\.run\.(\w+)/g)
   t.ok(used.length > 5, `the client uses ${used.join(', ')}`)
   for (const name of used) t.ok(port.includes(name), `run.${name} is part of the port`)
-  const declared = read('run.js').split('\n').filter((l) => l.startsWith('//')).join(' ')
+  const declared = read('engine/run.js').split('\n').filter((l) => l.startsWith('//')).join(' ')
   for (const name of port) t.match(declared, name, `run.js's comment declares ${name}`)
 })
 
 t.test('the run asks of a client only start, stop, checkTimeout, inFlight and index', async (t) => {
-  const used = uses(read('run.js'), /\bclient(?:s\[\w+\])?\.(\w+)/g).filter((name) => name !== 'js')
+  const used = uses(read('engine/run.js'), /\bclient(?:s\[\w+\])?\.(\w+)/g).filter((name) => name !== 'js')
   for (const name of used) t.ok(['start', 'stop', 'checkTimeout', 'inFlight', 'index'].includes(name), `client.${name}`)
 })
 
 t.test('the connection drives the protocol through its declared calls', async (t) => {
-  const text = read('connection.js')
+  const text = read('transport/connection.js')
   const declared = text.split('\n').filter((l) => l.startsWith('//')).join(' ')
   const used = uses(text, /\bprotocol\.(\w+)/g)
   t.ok(used.length >= 10, `${used.join(', ')}`)
   for (const name of used) t.match(declared, name, `protocol.${name} is declared at the top of connection.js`)
   // The client does not touch the socket's life cycle itself.
-  const client = read('client.js')
+  const client = read('http1/client.js')
   t.notMatch(client, /this\.socket\b/, 'the client keeps no socket of its own')
   t.notMatch(client, /\bnet\.|\btls\./, 'nor opens one')
 })
 
 t.test('transports see the connection, never the protocol', async (t) => {
-  for (const file of ['transport.js', 'proxy.js']) {
+  for (const file of ['transport/transport.js', 'config/proxy.js']) {
     t.notMatch(read(file), /\bclient\./, `${file} knows no client`)
     const used = uses(read(file), /\bconnection\.(\w+)/g).filter((name) => name !== 'js')
     t.ok(used.length >= 2, `${file}: ${used.join(', ')}`)

@@ -5,7 +5,7 @@
 // every way it ends.
 
 const t = require('tap')
-const { createSearch } = require('../lib/search')
+const { createSearch } = require('../lib/search/search')
 const { makeResult, capacityServer } = require('./helpers/step-results')
 
 // Runs a search against a model to its end. The bound on iterations makes

@@ -5,10 +5,10 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { decode, toStats } = require('../lib/histogram')
+const { decode, toStats } = require('../lib/results/histogram')
 const { httpServer } = require('./helpers/servers')
 const { run } = require('./helpers/cli')
-const { readResults, parseResults } = require('../lib/saved-result')
+const { readResults, parseResults } = require('../lib/results/saved-result')
 
 const sum = (list) => list.reduce((a, b) => a + b, 0)
 const LATENCY = { scale: 1000, decimals: 3, bucketEdges: true }

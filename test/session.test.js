@@ -6,14 +6,14 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { Session } = require('../lib/session')
-const { aggregateResult } = require('../lib/result')
+const { Session } = require('../lib/engine/session')
+const { aggregateResult } = require('../lib/results/result')
 const { httpServer } = require('./helpers/servers')
 
 // A run that settles when told to, or when stopped.
 function fakeRun (value) {
   let resolve
-  const promise = new Promise((r) => { resolve = r })
+  const promise = new Promise((_resolve) => { resolve = _resolve })
   return {
     stops: 0,
     stop () { this.stops++; resolve(`${value} (stopped)`) },

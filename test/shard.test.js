@@ -5,9 +5,9 @@
 // part again. Indexes are 0-based; auto/N reads JOB_COMPLETION_INDEX.
 
 const t = require('tap')
-const { buildConfig } = require('../lib/config')
-const { workerOptions } = require('../lib/workers')
-const { share } = require('../lib/share')
+const { buildConfig } = require('../lib/config/config')
+const { workerOptions } = require('../lib/engine/workers')
+const { share } = require('../lib/core/share')
 const { parseArguments } = require('../lib/cli/args')
 const { run } = require('./helpers/cli')
 
@@ -34,8 +34,8 @@ t.test('shards and workers divide through the one share()', async (t) => {
   // division that comes out marked went through it.
   const calls = []
   const marked = { share: (total, parts, index) => { calls.push([total, parts, index]); return share(total, parts, index) } }
-  const { buildConfig: build } = t.mockRequire('../lib/config', { '../lib/shard': t.mockRequire('../lib/shard', { '../lib/share': marked }) })
-  const { workerOptions: split } = t.mockRequire('../lib/workers', { '../lib/share': marked })
+  const { buildConfig: build } = t.mockRequire('../lib/config/config', { '../lib/distributed/shard': t.mockRequire('../lib/distributed/shard', { '../lib/core/share': marked }) })
+  const { workerOptions: split } = t.mockRequire('../lib/engine/workers', { '../lib/core/share': marked })
   const config = build({ url, connections: 10, amount: 100, shard: { index: 1, count: 3 }, workers: 2 })
   t.same(calls, [[10, 3, 1], [100, 3, 1]], 'the shard\'s part of connections and amount')
   calls.length = 0

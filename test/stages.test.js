@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { createStagePlan } = require('../lib/plan')
+const { createStagePlan } = require('../lib/engine/plan')
 const { parseArguments } = require('../lib/cli/args')
 const { childServer } = require('./helpers/servers')
 
@@ -44,7 +44,7 @@ t.test('the plan: request i is due when the planned count reaches i', async (t) 
 t.test('the option: both doors, and what it refuses', async (t) => {
   const opts = parseArguments(['--stages', '30s:100, 2m:5000 ,30s:0', 'http://127.0.0.1:1'])
   t.equal(opts.stages, '30s:100, 2m:5000 ,30s:0', 'the CLI hands the text to the library')
-  const { buildConfig } = require('../lib/config')
+  const { buildConfig } = require('../lib/config/config')
   const config = buildConfig({ url: 'http://127.0.0.1:1', stages: opts.stages })
   t.same(config.stages, [{ duration: 30, rate: 100 }, { duration: 120, rate: 5000 }, { duration: 30, rate: 0 }])
   t.equal(config.duration, 180, 'the stages are the run\'s length')

@@ -5,7 +5,7 @@
 // and a saturated generator.
 
 const t = require('tap')
-const { judgeStep, requiredSamples, samplesNeeded } = require('../lib/step-judge')
+const { judgeStep, requiredSamples, samplesNeeded } = require('../lib/search/step-judge')
 const { makeResult } = require('./helpers/step-results')
 
 const SLO = ['p99<200ms']

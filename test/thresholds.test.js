@@ -5,8 +5,8 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { parseThreshold, evaluateThresholds } = require('../lib/thresholds')
-const { createLatencyHistogram, encode } = require('../lib/histogram')
+const { parseThreshold, evaluateThresholds } = require('../lib/results/thresholds')
+const { createLatencyHistogram, encode } = require('../lib/results/histogram')
 const { httpServer } = require('./helpers/servers')
 const { run } = require('./helpers/cli')
 const { parseTables } = require('./helpers/tables')

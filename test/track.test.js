@@ -5,7 +5,7 @@
 
 const t = require('tap')
 const { EventEmitter } = require('events')
-const track = require('../lib/track')
+const track = require('../lib/output/track')
 const { parseTables, stripAnsi } = require('./helpers/tables')
 
 function fakeStream (isTTY) {
@@ -99,7 +99,7 @@ t.test('a terminal: the bar follows the responses of an amount run', async (t) =
   instance.emit('tick', { counter: 250, bytes: 0 })
   t.match(stream.out, /custom \[={5} {15}\] 25%/)
   instance.emit('tick', { counter: 250, bytes: 0 })
-  t.match(stream.out, /custom \[==========          \] 50%/)
+  t.match(stream.out, /custom \[========== {10}\] 50%/)
   instance.emit('tick', { counter: 600, bytes: 0 })
   t.match(stream.out, /\] 99%/, 'never complete before done')
   t.notMatch(stream.out, /100%/)

@@ -3,7 +3,7 @@
 const t = require('tap')
 const autocannon = require('..')
 const { httpServer } = require('./helpers/servers')
-const { createLatencyHistogram, decode, toStats } = require('../lib/histogram')
+const { createLatencyHistogram, decode, toStats } = require('../lib/results/histogram')
 
 t.test('-w 2: totals are what the server saw, merged losslessly', async (t) => {
   let seen = 0

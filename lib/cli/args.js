@@ -8,16 +8,16 @@
 const fs = require('fs')
 const path = require('path')
 const { isUtf8 } = require('buffer')
-const { raise } = require('../errors')
-const { maskSecrets } = require('../redact')
-const { parseDuration, checkUrl } = require('../config')
+const { raise } = require('../core/errors')
+const { maskSecrets } = require('../core/redact')
+const { parseDuration, checkUrl } = require('../config/config')
 
 // The flags, in autocannon's names and aliases, from the one table of
 // options (lib/options.js). `kind` says how the raw string is turned into
 // an option value; yargs only splits the command line (everything reaches
 // us as strings or booleans, so a bad number is reported with what the
 // user typed). The library checks ranges, so both refuse the same values.
-const { CLI_OPTIONS: OPTIONS } = require('../options')
+const { CLI_OPTIONS: OPTIONS } = require('../core/options')
 
 // What parseArguments fills in when the flag is absent, as autocannon's
 // does (renderProgressBar is yargs' own default, below).
@@ -343,7 +343,7 @@ function parseArguments (argv, env = process.env) {
   if (opts.verbose === undefined) opts.verbose = true
 
   if (opts.shard !== undefined) {
-    const shard = require('../shard').parseShard(opts.shard, env)
+    const shard = require('../distributed/shard').parseShard(opts.shard, env)
     if (shard === null) throw argument(`Invalid value for --shard: "${opts.shard}" is not I/N with 0 <= I < N (0-based, as a Kubernetes Indexed Job numbers its pods), or auto/N`)
     opts.shard = shard
   }
@@ -378,7 +378,7 @@ function parseArguments (argv, env = process.env) {
       throw raise('AC_FILE_UNREADABLE', `Failed to load HAR file content: ${opts.har} is not valid JSON: ${err.message}`)
     }
     try {
-      require('../har').harEntries(har)
+      require('../config/har').harEntries(har)
     } catch (err) {
       throw raise('AC_FILE_UNREADABLE', `Failed to load HAR file content: Could not parse HAR content: ${err.message} (--har ${opts.har})`)
     }
@@ -393,7 +393,7 @@ function parseArguments (argv, env = process.env) {
     if (opts.key !== undefined) opts.tlsOptions.key = readFile('key file', opts.key)
     if (ca.length > 0) opts.tlsOptions.ca = ca.map((file) => readFile('ca file', file))
     // Checked here to name the flag and the file; the library checks again.
-    require('../tls-check').checkTlsOptions(opts.tlsOptions, {
+    require('../config/tls-check').checkTlsOptions(opts.tlsOptions, {
       cert: `--cert ${opts.cert}`,
       key: `--key ${opts.key}`,
       ca: ca.map((file) => `--ca ${file}`)

@@ -5,8 +5,8 @@
 // side by side, with whether each change is significant.
 
 const path = require('path')
-const { raise } = require('../errors')
-const { readResults } = require('../saved-result')
+const { raise } = require('../core/errors')
+const { readResults } = require('../results/saved-result')
 
 const USAGE = 'usage: autocannon compare a.json b.json [--alpha 0.05] [--noise 2%] [--json]'
 const KNOWN = ['_', 'alpha', 'noise', 'json', 'j', 'help', 'h']
@@ -50,7 +50,7 @@ function compareCommand (argv) {
   // Two files of one name (runs/a.json, base/a.json): the paths tell them apart.
   opts.names = names[0] === names[1] ? files : names
   const [x, y] = files.map((file) => readResults(file, { need: ['histograms', 'series'] }))
-  const { compare, formatComparison } = require('../compare')
+  const { compare, formatComparison } = require('../compare/compare')
   const cmp = compare(x.length === 1 ? x[0] : x, y.length === 1 ? y[0] : y, opts)
   return { text: a.json ? JSON.stringify(cmp) + '\n' : formatComparison(cmp), exitCode: 0 }
 }

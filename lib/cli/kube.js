@@ -6,7 +6,7 @@
 // on a whole second), so nobody edits YAML by hand. The run flags are
 // checked here as the pods will read them: a typo fails now, not in N pods.
 
-const { raise } = require('../errors')
+const { raise } = require('../core/errors')
 
 const USAGE = 'usage: autocannon kube --shards N [--name NAME] [--image IMAGE] [--lead 60s | --startAt TIME] [--namespace NS] [--cpu 1] [--memory 256Mi] [--backoffLimitPerIndex 1 | --backoffLimit N] [run flags…] URL'
 
@@ -78,13 +78,13 @@ function wholeNumber (flag, raw, min) {
 function startTime (own, now) {
   if (own.startAt !== undefined) {
     if (/^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/.test(own.startAt)) return { text: own.startAt, at: undefined }
-    const at = require('../config').parseStartAt(own.startAt, 1000, now)
+    const at = require('../config/config').parseStartAt(own.startAt, 1000, now)
     return { text: new Date(at).toISOString(), at }
   }
   let lead = 60
   if (own.lead !== undefined) {
     try {
-      lead = require('../config').parseDuration(own.lead)
+      lead = require('../config/config').parseDuration(own.lead)
     } catch {
       throw argument(`Invalid value for --lead: "${own.lead}" is not a number of seconds or a timestring such as 90s or 2m`)
     }
@@ -105,7 +105,7 @@ function checkRun (run, shards, start) {
     if (given && key !== 'shard') throw argument(`kube: ${why}`)
   }
   if (run.some((t) => t === '--shard' || t.startsWith('--shard='))) throw argument(`kube: ${REFUSED.shard}`)
-  const config = require('../config').buildConfig({ ...libraryOptions(opts), startAt: start.at })
+  const config = require('../config/config').buildConfig({ ...libraryOptions(opts), startAt: start.at })
   return config
 }
 
@@ -133,7 +133,7 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr, now = Da
   const runArgs = given.filter((t) => t !== '-j' && t !== '--json')
   const config = checkRun(runArgs, shards, start)
 
-  const { jobManifest, toYaml } = require('../kube-job')
+  const { jobManifest, toYaml } = require('../distributed/kube-job')
   const manifest = jobManifest({
     name,
     image,
@@ -157,7 +157,7 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr, now = Da
           `  kubectl apply${ns} -f job.yaml`],
     `  kubectl wait${ns} --for=condition=complete --timeout=1h job/${name}`,
     `  kubectl logs${ns} -l job-name=${name} --tail=-1 --prefix=false > results.ndjson`,
-    `  autocannon merge results.ndjson --html report.html`
+    '  autocannon merge results.ndjson --html report.html'
   ].join('\n')
   stdout.write(toYaml(manifest, comment))
   if (given.some((t) => FILE_FLAGS.has(t.split('=')[0]))) {

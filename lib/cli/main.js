@@ -8,11 +8,11 @@
 const fs = require('fs')
 const path = require('path')
 const { parseArguments, OPTIONS, describe } = require('./args')
-const { maskSecrets } = require('../redact')
-const { WARNINGS, raise } = require('../errors')
-const { Session } = require('../session')
+const { maskSecrets } = require('../core/redact')
+const { WARNINGS, raise } = require('../core/errors')
+const { Session } = require('../engine/session')
 
-const { OUTPUT_OPTIONS, checkDestinations, writeOutputs } = require('../outputs')
+const { OUTPUT_OPTIONS, checkDestinations, writeOutputs } = require('../output/outputs')
 
 // Options only the command line knows (outputs, and how runs are started);
 // the library gets the rest.
@@ -129,7 +129,7 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
     }
     if (opts.renderProgressBar) {
       // The header and the bar; the tables are an output like the others.
-      require('../track')(instance, {
+      require('../output/track')(instance, {
         outputStream: process.stderr,
         renderProgressBar: true,
         renderResultsTable: false,
@@ -174,7 +174,7 @@ async function start (opts) {
     // (-f: the last round is the one Ctrl-C cut short.)
     if (!opts.forever && result && result.requests && result.requests.total === 0) {
       // Not a benchmark of anything: say why, and fail the command.
-      throw raise('AC_NO_RESPONSE', require('../print-result').noResponseLine(result))
+      throw raise('AC_NO_RESPONSE', require('../output/print-result').noResponseLine(result))
     }
     const failed = (result && result.thresholds ? result.thresholds : []).filter((t) => !t.ok)
     if (failed.length === 0) return 0
@@ -192,8 +192,10 @@ async function start (opts) {
 // --on-port: the URL given (often just a path) on the port the command
 // listens on.
 function pointAt (url, { port, address }) {
-  const host = !address || address === '::' ? 'localhost'
-    : address === '0.0.0.0' ? '127.0.0.1'
+  const host = !address || address === '::'
+    ? 'localhost'
+    : address === '0.0.0.0'
+      ? '127.0.0.1'
       : address.includes(':') ? `[${address}]` : address
   const one = (u) => {
     if (u.startsWith('/')) return `http://${host}:${port}${u}`

@@ -7,8 +7,8 @@
 // stderr, with a warning naming each missing shard; then the tables
 // (stderr) and the outputs asked for.
 
-const { raise } = require('../errors')
-const { readResults } = require('../saved-result')
+const { raise } = require('../core/errors')
+const { readResults } = require('../results/saved-result')
 
 const USAGE = 'usage: autocannon merge results.ndjson [more files…] [-o merged.json] [--html report.html] [--expect N] [-j] [--threshold EXPR]'
 
@@ -53,21 +53,21 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   }
   const files = a._.map(String)
   if (files.length === 0) throw raise('AC_INVALID_ARGUMENT', `merge needs at least one saved result (${USAGE})`)
-  const outputs = require('../outputs')
+  const outputs = require('../output/outputs')
   // Checked before reading anything: a merge that cannot be written is
   // better told at once.
   outputs.checkDestinations({ out: a.out, html: a.html })
   // A bad expression is bad input, told before the work.
   for (const expression of a.threshold) {
     try {
-      require('../thresholds').parseThreshold(expression)
+      require('../results/thresholds').parseThreshold(expression)
     } catch (err) {
       throw raise('AC_INVALID_ARGUMENT', `Invalid value for --threshold: "${expression}" is not a threshold: ${err.why || err.message}`)
     }
   }
   const results = []
   for (const file of files) results.push(...readResults(file, { need: ['histograms', 'series'] }))
-  const merged = require('../merge').mergeResults(results, { expect: a.expect, thresholds: a.threshold })
+  const merged = require('../distributed/merge').mergeResults(results, { expect: a.expect, thresholds: a.threshold })
 
   stderr.write(summary(merged.merge))
   for (const w of merged.merge.warnings) stderr.write(`autocannon: warning: ${w.message}\n`)

@@ -6,8 +6,8 @@
 
 const fs = require('fs')
 const path = require('path')
-const { raise } = require('../errors')
-const { readInputs } = require('../saved-result')
+const { raise } = require('../core/errors')
+const { readInputs } = require('../results/saved-result')
 
 const USAGE = 'usage: autocannon report a.json [b.json …] [-o report.html]'
 
@@ -33,7 +33,7 @@ function run (argv, { stdout = process.stdout } = {}) {
   const files = a._.map(String)
   if (files.length === 0) throw raise('AC_INVALID_ARGUMENT', `report needs at least one saved result or search (${USAGE})`)
   const output = a.output === undefined ? undefined : String(a.output)
-  if (output !== undefined) require('../outputs').checkDestinations({ html: output })
+  if (output !== undefined) require('../output/outputs').checkDestinations({ html: output })
   const inputs = []
   const names = []
   for (const file of files) {
@@ -44,7 +44,7 @@ function run (argv, { stdout = process.stdout } = {}) {
       names.push(read.length > 1 ? `${base} #${i + 1}` : base)
     })
   }
-  const html = require('../report-html').renderHtml(inputs, { names })
+  const html = require('../output/html/report').renderHtml(inputs, { names })
   if (output === undefined) stdout.write(html)
   else fs.writeFileSync(output, html)
   return 0

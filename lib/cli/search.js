@@ -7,8 +7,8 @@
 // refused by the parser: a search has a distribution per step.
 
 const fs = require('fs')
-const { findMaxRate } = require('../find-max-rate')
-const { headerLine, stepLine, probeLine } = require('../print-search')
+const { findMaxRate } = require('../search/find-max-rate')
+const { headerLine, stepLine, probeLine } = require('../output/print-search')
 
 // Exit codes: 0 when a rate was found (or the generator was the limit, which
 // says nothing against the server), 99 when the SLOs failed even at the
@@ -37,7 +37,7 @@ function runSearch (opts, libOpts, session) {
   }).then((out) => {
     if (opts.json) process.stdout.write(JSON.stringify(out) + '\n')
     if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(out) + '\n')
-    if (opts.html) fs.writeFileSync(opts.html, require('../report-html').renderHtml([out]))
+    if (opts.html) fs.writeFileSync(opts.html, require('../output/html/report').renderHtml([out]))
     for (const s of out.searches) err.write(`${s.sentence}\n`)
     return out.searches.some((s) => s.status === 'below-low') ? EXIT_SLO_MISSED : 0
   })

@@ -4,9 +4,9 @@
 // aggregation: per-interval request counts and latencies drawn from a
 // seeded generator, so every run of a test sees the same data.
 
-const { Recorder } = require('../../lib/recorder')
-const { aggregateResult } = require('../../lib/result')
-const { seededRandom } = require('../../lib/stats/random')
+const { Recorder } = require('../../lib/engine/recorder')
+const { aggregateResult } = require('../../lib/results/result')
+const { seededRandom } = require('../../lib/compare/stats/random')
 
 function gaussian (random) {
   // Box–Muller; 1 - u keeps log() away from 0.

@@ -9,9 +9,9 @@ const { fork } = require('child_process')
 function listen (t, server) {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
-      t.teardown(() => new Promise((done) => {
+      t.teardown(() => new Promise((resolve) => {
         if (server.closeAllConnections) server.closeAllConnections()
-        server.close(() => done())
+        server.close(() => resolve())
       }))
       resolve(`http://127.0.0.1:${server.address().port}`)
     })
@@ -31,7 +31,7 @@ function childServer (t, script, args = []) {
     t.teardown(() => child.kill())
     child.once('error', reject)
     child.once('message', (msg) => {
-      const next = () => new Promise((res) => child.once('message', res))
+      const next = () => new Promise((resolve) => child.once('message', resolve))
       resolve({ url: `http://127.0.0.1:${msg.port}`, child, next, ask: (m) => { child.send(m); return next() } })
     })
   })

@@ -4,7 +4,7 @@
 // would hand the judge, shaped as lib/result.js shapes a result, from a
 // small model of a server. No server, no clock.
 
-const { createLatencyHistogram, encode, toStats } = require('../../lib/histogram')
+const { createLatencyHistogram, encode, toStats } = require('../../lib/results/histogram')
 
 const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 

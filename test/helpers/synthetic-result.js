@@ -4,8 +4,8 @@
 // one sample per second, aggregated as a run would be. For the report's
 // unit tests, which need known numbers and no timing.
 
-const { Recorder } = require('../../lib/recorder')
-const { aggregateResult } = require('../../lib/result')
+const { Recorder } = require('../../lib/engine/recorder')
+const { aggregateResult } = require('../../lib/results/result')
 
 // perSecond: [[latencyUs…], …] one array per interval; uncorrected: a
 // function of each latency giving its service time (turns on the rate).

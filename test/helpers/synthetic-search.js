@@ -9,8 +9,10 @@ const SLO = 'p99<50ms'
 
 // [kind, target, verdict, p50, p99, p99.9] → a step as the engine records it.
 function step (connections, [kind, target, verdict, p50, p99, p999], { errors = 0 } = {}) {
-  const reasons = verdict === 'pass' ? []
-    : verdict === 'generator-bound' ? ['generator saturated: CPU 97% of 1 thread', `p99 ${p99} ms breaks p99 < 50 ms`]
+  const reasons = verdict === 'pass'
+    ? []
+    : verdict === 'generator-bound'
+      ? ['generator saturated: CPU 97% of 1 thread', `p99 ${p99} ms breaks p99 < 50 ms`]
       : [`p99 ${p99} ms breaks p99 < 50 ms`]
   return {
     connections,

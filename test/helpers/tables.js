@@ -3,10 +3,10 @@
 // Reads printed output back: the box tables as arrays of rows of cells, and
 // the summary lines, so tests can compare what was shown with the numbers.
 
-const ANSI = /\u001b\[[0-9;]*[A-Za-z]/g
+const { stripVTControlCharacters } = require('util')
 
 function stripAnsi (text) {
-  return text.replace(ANSI, '')
+  return stripVTControlCharacters(text)
 }
 
 // Every table in `text`, each an array of rows (the header row first),

@@ -1,0 +1,435 @@
+'use strict'
+
+// The one place where options are checked, against the one table of
+// options (lib/options.js). User options go in once; a frozen config comes
+// out, and nothing downstream mutates it or re-derives a default.
+
+const { InvalidOptionError, raise } = require('../core/errors')
+const { hostHeader, isToken } = require('../http1/request-encoder')
+const { maskSecrets } = require('../core/redact')
+
+// Defaults, kinds and help of every option: lib/options.js.
+const { OPTIONS, DEFAULTS } = require('../core/options')
+
+function fail (option, value, expected) {
+  throw new InvalidOptionError(option, value, expected)
+}
+
+// Accepts numbers and numeric strings ("10"), as the CLI and JSON configs
+// hand both; anything else is reported with the option's name.
+function toNumber (option, value) {
+  if (typeof value === 'number') return value
+  if (typeof value === 'string' && value.trim() !== '' && !isNaN(Number(value))) return Number(value)
+  return fail(option, value, 'must be a number')
+}
+
+function integer (opts, option, min) {
+  const value = opts[option]
+  if (value === undefined || value === null) return DEFAULTS[option]
+  const n = toNumber(option, value)
+  if (!Number.isInteger(n) || n < min) fail(option, value, `must be an integer >= ${min}`)
+  return n
+}
+
+// 0 means "not set" for the optional limits, as in autocannon.
+// (also "0": the CLI and JSON configs hand numbers as strings).
+function optionalPositiveInteger (opts, option) {
+  const value = opts[option]
+  if (value === undefined || value === null || value === false) return 0
+  const n = toNumber(option, value)
+  if (n === 0) return 0
+  if (!Number.isInteger(n) || n < 1) fail(option, value, 'must be a positive integer')
+  return n
+}
+
+function positiveNumber (opts, option) {
+  const value = opts[option]
+  if (value === undefined || value === null) return DEFAULTS[option]
+  const n = toNumber(option, value)
+  if (!(n > 0) || !isFinite(n)) fail(option, value, 'must be a number > 0')
+  return n
+}
+
+function optionalRate (opts, option) {
+  const value = opts[option]
+  if (value === undefined || value === null || value === false) return 0
+  const n = toNumber(option, value)
+  if (n === 0) return 0
+  if (!(n > 0) || !isFinite(n)) fail(option, value, 'must be a number of requests per second > 0')
+  return n
+}
+
+// Seconds: a number, a numeric string or a timestring ("10s", "2m",
+// "1h30m"). The CLI hands its -d here as typed, so both doors accept and
+// refuse the same durations.
+function parseDuration (value) {
+  if (value === undefined || value === null) return DEFAULTS.duration
+  if (typeof value === 'number') {
+    if (!(value >= 0) || !isFinite(value)) fail('duration', value, 'must be a number of seconds > 0')
+    return value
+  }
+  if (typeof value === 'string') {
+    const s = value.trim()
+    if (/^\d+(\.\d+)?$/.test(s)) return Number(s)
+    if (/^[\d.]+\s*[a-zA-Z]+(\s*[\d.]+\s*[a-zA-Z]+)*$/.test(s)) {
+      try {
+        const seconds = require('timestring')(s)
+        if (seconds >= 0 && isFinite(seconds)) return seconds
+      } catch {}
+    }
+  }
+  return fail('duration', value, 'must be a number of seconds > 0 or a timestring such as "10s" or "2m"')
+}
+
+// WHATWG parsing would read http:///path as the host "path".
+function hasNoHost (href) {
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)
+}
+
+// The one check of a target URL, for the library and the CLI alike: a
+// WHATWG URL with an http: or https: scheme and a host. Refused with
+// `why` (no-host, invalid, protocol) for the CLI to word its own line.
+function checkUrl (raw) {
+  const refuse = (why, expected) => {
+    const err = new InvalidOptionError('url', raw, expected)
+    err.why = why
+    throw err
+  }
+  if (typeof raw !== 'string' || raw.trim() === '') refuse('invalid', 'must be a non-empty string')
+  let href = raw.trim()
+  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(href)) href = 'http://' + href
+  if (hasNoHost(href)) refuse('no-host', 'has no host (e.g. http://127.0.0.1:3000/path)')
+  let url
+  try {
+    url = new URL(href)
+  } catch {
+    refuse('invalid', 'is not a valid URL')
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    refuse('protocol', `has an unsupported protocol "${url.protocol}" (use http: or https:)`)
+  }
+  if (!url.hostname) refuse('no-host', 'has no host')
+  return url
+}
+
+// proxyFor(url): the target's proxy (lib/proxy.js), or undefined to go
+// direct.
+function parseTarget (raw, socketPath, credentials, proxyFor) {
+  const url = checkUrl(raw)
+  const secure = url.protocol === 'https:'
+  // credentials: the Authorization of a URL whose password was redacted
+  // (a worker rebuilding its config from the main thread's).
+  const auth = credentials || (url.username || url.password
+    ? 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')
+    : undefined)
+  // Brackets belong in the Host header and URL, not in the address we dial.
+  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  const proxy = proxyFor ? proxyFor(url) : undefined
+  return Object.freeze({
+    href: maskSecrets(url.href),
+    origin: url.origin,
+    secure,
+    hostname,
+    port: Number(url.port) || (secure ? 443 : 80),
+    path: (url.pathname || '/') + url.search,
+    host: hostHeader(url),
+    auth,
+    socketPath,
+    proxy,
+    // An http target through a proxy: its requests are built in absolute
+    // form, with the proxy's credentials (an https one is tunnelled).
+    absoluteForm: proxy !== undefined && !secure
+      ? Object.freeze({ origin: url.origin, proxyAuthorization: proxy.auth })
+      : undefined
+  })
+}
+
+// The checks the table names for options of one kind; the others are
+// done below, option by option.
+const CHECKS = {
+  integer: (opts, option) => integer(opts, option, OPTIONS[option].min),
+  count: optionalPositiveInteger,
+  positive: positiveNumber,
+  rate: optionalRate,
+  duration: (opts, option) => parseDuration(opts[option]),
+  flag: (opts, option) => !!opts[option]
+}
+
+function byKind (opts, option) {
+  return CHECKS[OPTIONS[option].check](opts, option)
+}
+
+function withScheme (raw) {
+  if (typeof raw !== 'string') return raw
+  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw.trim()) ? raw.trim() : 'http://' + raw.trim()
+}
+
+// The URL as results and output show it: never with its credentials.
+function normaliseUrl (raw) {
+  return typeof raw === 'string' ? maskSecrets(withScheme(raw)) : raw
+}
+
+function isFunctionOrPath (value) {
+  return value === undefined || value === null || typeof value === 'function' || typeof value === 'string'
+}
+
+function checkHeaders (option, headers) {
+  if (headers === undefined || headers === null) return DEFAULTS.headers
+  if (typeof headers !== 'object' || Array.isArray(headers)) fail(option, headers, 'must be an object of header names to values')
+  return Object.freeze({ ...headers })
+}
+
+function checkBody (option, body) {
+  if (body === undefined || body === null) return undefined
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return body
+  if (body instanceof Uint8Array) return Buffer.from(body)
+  return fail(option, body, 'must be a string or a Buffer')
+}
+
+function checkRequests (requests, inWorkers) {
+  if (requests === undefined || requests === null) return undefined
+  if (!Array.isArray(requests) || requests.length === 0) fail('requests', requests, 'must be a non-empty array of request objects')
+  return Object.freeze(requests.map((r, i) => {
+    if (r === null || typeof r !== 'object') fail(`requests[${i}]`, r, 'must be an object')
+    for (const hook of ['setupRequest', 'onResponse']) {
+      if (!isFunctionOrPath(r[hook])) fail(`requests[${i}].${hook}`, r[hook], 'must be a function (or a file path)')
+      if (inWorkers && typeof r[hook] === 'function') {
+        fail(`requests[${i}].${hook}`, r[hook], 'must be an absolute file path when workers are used (functions cannot be sent to a worker)')
+      }
+    }
+    const out = { ...r }
+    if (r.headers !== undefined) out.headers = checkHeaders(`requests[${i}].headers`, r.headers)
+    // null: this entry has no body, whatever the run's body is.
+    if (r.body !== undefined) out.body = r.body === null ? null : checkBody(`requests[${i}].body`, r.body)
+    if (r.method !== undefined && typeof r.method !== 'string') fail(`requests[${i}].method`, r.method, 'must be a string')
+    if (r.path !== undefined && typeof r.path !== 'string') fail(`requests[${i}].path`, r.path, 'must be a string')
+    return Object.freeze(out)
+  }))
+}
+
+// Checked once here, so a malformed expression is bad input before the
+// run, not a surprise after it.
+function checkThresholds (value) {
+  if (value === undefined || value === null) return undefined
+  const list = typeof value === 'string' ? [value] : value
+  if (!Array.isArray(list)) fail('thresholds', value, 'must be an array of expressions such as "p99 < 200ms"')
+  const { parseThreshold } = require('../results/thresholds')
+  for (const expression of list) {
+    try {
+      parseThreshold(expression)
+    } catch (err) {
+      fail('thresholds', expression, `is not a threshold: ${err.why}`)
+    }
+  }
+  return list.length === 0 ? undefined : Object.freeze(list.slice())
+}
+
+// Load stages: [{ duration, rate }], or the CLI's "30s:100,2m:5000,30s:0"
+// (each stage ramps from the previous stage's rate to its own).
+function checkStages (value) {
+  if (value === undefined || value === null) return undefined
+  const expected = 'must be stages such as "30s:100,2m:5000,30s:0" or [{ duration: 30, rate: 100 }, …] (duration in seconds or a timestring, rate in req/s >= 0)'
+  const list = typeof value === 'string'
+    ? value.split(',').map((part) => {
+      const [duration, rate, extra] = part.split(':').map((x) => x.trim())
+      if (extra !== undefined || rate === undefined || rate === '') fail('stages', value, expected)
+      return { duration, rate }
+    })
+    : value
+  if (!Array.isArray(list) || list.length === 0) fail('stages', value, expected)
+  const stages = list.map((stage) => {
+    if (stage === null || typeof stage !== 'object' || stage.duration === undefined || stage.duration === null) fail('stages', value, expected)
+    let duration
+    try {
+      duration = parseDuration(stage.duration)
+    } catch {
+      fail('stages', value, expected)
+    }
+    const rate = typeof stage.rate === 'string' && stage.rate.trim() !== '' ? Number(stage.rate) : stage.rate
+    if (!(duration > 0) || typeof rate !== 'number' || !(rate >= 0) || !isFinite(rate)) fail('stages', value, expected)
+    return Object.freeze({ duration, rate })
+  })
+  if (stages.every((stage) => stage.rate === 0)) fail('stages', value, 'plan no request at all: give at least one stage a rate above 0')
+  return Object.freeze(stages)
+}
+
+// ISO 8601 with a zone, or epoch milliseconds: an instant every machine
+// reads alike (a time without a zone would be each machine's local time).
+const ISO_WITH_ZONE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i
+
+function parseStartAt (value, sampleInt, now = Date.now()) {
+  if (value === undefined || value === null) return undefined
+  const expected = 'must be a time in ISO 8601 with a zone (2030-01-01T12:00:00Z) or epoch milliseconds'
+  let at
+  if (value instanceof Date) at = value.getTime()
+  else if (typeof value === 'number') at = value
+  else if (typeof value === 'string' && /^\d+$/.test(value.trim())) at = Number(value.trim())
+  else if (typeof value === 'string') {
+    const text = value.trim()
+    if (!ISO_WITH_ZONE.test(text)) {
+      fail('startAt', value, /^\d{4}-\d{2}-\d{2}T[\d:.]+$/.test(text)
+        ? 'has no time zone: add Z (UTC) or an offset such as +02:00, so that every machine reads the same instant'
+        : expected)
+    }
+    at = Date.parse(text)
+  }
+  if (!Number.isFinite(at)) fail('startAt', value, expected)
+  // Allowed up to one interval late: the first sample is then short, but
+  // the samples still fall where every other shard's do.
+  const late = now - at
+  if (late > sampleInt) {
+    const seconds = late / 1000
+    const ago = seconds < 120
+      ? `${seconds.toFixed(1)} s`
+      : seconds < 7200
+        ? `${Math.round(seconds / 60)} min`
+        : seconds < 172800 ? `${Math.round(seconds / 3600)} h` : `${Math.round(seconds / 86400)} days`
+    // `date +%s` gives seconds: read as milliseconds, that is 1970.
+    const hint = at < 1e11 && at * 1000 > now - sampleInt ? ' (epoch milliseconds are expected, not seconds)' : ''
+    fail('startAt', value, `is ${ago} in the past${hint}, more than one sample interval (${sampleInt} ms): give a time in the future`)
+  }
+  return at
+}
+
+function checkShard (value) {
+  if (value === undefined || value === null) return undefined
+  const shard = require('../distributed/shard').parseShard(value)
+  if (shard === null) fail('shard', value, 'must be { index, count } (or "I/N") with 0 <= index < count: indexes are 0-based, as a Kubernetes Indexed Job numbers its pods')
+  return Object.freeze(shard)
+}
+
+function buildConfig (opts, { callbackGiven = false } = {}) {
+  if (opts === null || typeof opts !== 'object') {
+    throw new InvalidOptionError('opts', opts, 'must be an object with at least a url')
+  }
+  const rawUrls = Array.isArray(opts.url) ? opts.url : (opts.url === undefined ? [] : [opts.url])
+  if (rawUrls.length === 0) fail('url', opts.url, 'is required (a string or an array of strings)')
+  const socketPath = opts.socketPath
+  if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) {
+    fail('socketPath', socketPath, 'must be a path string')
+  }
+  let proxy
+  if (opts.proxy !== undefined && opts.proxy !== null && opts.proxy !== false) {
+    if (socketPath !== undefined) {
+      throw raise('AC_CONFLICTING_OPTIONS', 'socketPath and proxy cannot be used together: a proxy is reached over TCP (use one of them)')
+    }
+    proxy = require('./proxy').proxySetting(opts.proxy, opts.proxyCredentials || undefined)
+  }
+  const credentials = Array.isArray(opts.urlCredentials) ? opts.urlCredentials : []
+  const urls = Object.freeze(rawUrls.map((u, i) => parseTarget(u, socketPath, credentials[i] || undefined, proxy && proxy.forTarget)))
+  const url = Array.isArray(opts.url) ? Object.freeze(opts.url.map(normaliseUrl)) : normaliseUrl(opts.url)
+
+  const workers = byKind(opts, 'workers')
+  const method = opts.method === undefined ? (opts.form ? 'POST' : DEFAULTS.method) : opts.method
+  if (typeof method !== 'string' || !isToken(method)) {
+    fail('method', method, 'must be an HTTP method such as GET or POST')
+  }
+
+  for (const hook of ['setupClient', 'verifyBody']) {
+    if (!isFunctionOrPath(opts[hook])) fail(hook, opts[hook], 'must be a function (or a file path)')
+    if (workers && typeof opts[hook] === 'function') {
+      fail(hook, opts[hook], 'must be an absolute file path when workers are used (functions cannot be sent to a worker)')
+    }
+  }
+
+  const config = {
+    url,
+    urls,
+    // Set only when a URL had credentials: what `url` no longer shows, for
+    // workers that rebuild the targets from `url`.
+    urlCredentials: rawUrls.some((u) => normaliseUrl(u) !== withScheme(u))
+      ? Object.freeze(urls.map((u) => u.auth || null))
+      : undefined,
+    socketPath,
+    workers,
+    connections: byKind(opts, 'connections'),
+    duration: byKind(opts, 'duration'),
+    amount: byKind(opts, 'amount'),
+    sampleInt: byKind(opts, 'sampleInt'),
+    timeout: byKind(opts, 'timeout'),
+    pipelining: byKind(opts, 'pipelining'),
+    bailout: byKind(opts, 'bailout'),
+    method,
+    title: opts.title === undefined || opts.title === null ? undefined : String(opts.title),
+    body: checkBody('body', opts.body),
+    form: opts.form,
+    headers: checkHeaders('headers', opts.headers),
+    initialContext: opts.initialContext,
+    setupClient: opts.setupClient || undefined,
+    verifyBody: opts.verifyBody || undefined,
+    maxConnectionRequests: byKind(opts, 'maxConnectionRequests'),
+    maxOverallRequests: byKind(opts, 'maxOverallRequests'),
+    connectionRate: byKind(opts, 'connectionRate'),
+    overallRate: byKind(opts, 'overallRate'),
+    stages: checkStages(opts.stages),
+    ignoreCoordinatedOmission: byKind(opts, 'ignoreCoordinatedOmission'),
+    reconnectRate: byKind(opts, 'reconnectRate'),
+    requests: checkRequests(opts.requests, workers > 0),
+    har: opts.har,
+    idReplacement: byKind(opts, 'idReplacement'),
+    forever: byKind(opts, 'forever'),
+    servername: opts.servername,
+    excludeErrorStats: byKind(opts, 'excludeErrorStats'),
+    expectBody: opts.expectBody,
+    tlsOptions: opts.tlsOptions,
+    skipAggregateResult: byKind(opts, 'skipAggregateResult'),
+    maxBodySize: byKind(opts, 'maxBodySize'),
+    thresholds: checkThresholds(opts.thresholds),
+    // As output shows it: credentials masked, or "env".
+    proxy: proxy ? proxy.shown : undefined,
+    // The masked password's Proxy-Authorization, for workers that rebuild
+    // their config from this one (as urlCredentials).
+    proxyCredentials: proxy ? proxy.credentials : undefined,
+    shard: checkShard(opts.shard),
+    startAt: undefined,
+    debug: byKind(opts, 'debug')
+  }
+  config.startAt = parseStartAt(opts.startAt, config.sampleInt)
+
+  if (config.servername !== undefined && typeof config.servername !== 'string') {
+    fail('servername', config.servername, 'must be a string')
+  }
+  if (config.tlsOptions !== undefined && (config.tlsOptions === null || typeof config.tlsOptions !== 'object')) {
+    fail('tlsOptions', config.tlsOptions, 'must be an object of tls.connect options')
+  }
+  if (config.expectBody !== undefined && typeof config.expectBody !== 'string') {
+    fail('expectBody', config.expectBody, 'must be a string')
+  }
+  if (config.initialContext !== undefined && (config.initialContext === null || typeof config.initialContext !== 'object')) {
+    fail('initialContext', config.initialContext, 'must be an object')
+  }
+  if (config.stages) {
+    if (config.connectionRate) throw raise('AC_CONFLICTING_OPTIONS', 'stages and connectionRate (-r) cannot be used together: stages plan the overall rate (-R sets the rate the first stage ramps from)')
+    if (config.amount) throw raise('AC_CONFLICTING_OPTIONS', 'stages and amount (-a) cannot be used together: the stages set how long the run lasts')
+    // The stages are the run's length.
+    config.duration = config.stages.reduce((total, stage) => total + stage.duration, 0)
+  }
+  // Before the checks of workers: a shard's workers divide its part.
+  if (config.shard) Object.assign(config, require('../distributed/shard').shardPart(config, config.shard))
+  if (config.ignoreCoordinatedOmission && !config.connectionRate && !config.overallRate && !config.stages) {
+    fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate, overallRate or stages')
+  }
+  if (config.forever && callbackGiven) {
+    fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead')
+  }
+  if (config.forever && config.workers) {
+    fail('forever', true, 'is not supported together with workers')
+  }
+  if (config.duration === 0 && !config.amount) {
+    fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
+  }
+  if (opts.body !== undefined && opts.body !== null && opts.form !== undefined && opts.form !== null) {
+    throw raise('AC_CONFLICTING_OPTIONS', 'body and form cannot be used together: the form is the body (use one of them)')
+  }
+  if (config.workers > config.connections) {
+    throw raise('AC_TOO_MANY_WORKERS', `${config.workers} workers need at least as many connections (connections is ${config.connections}): use fewer workers or more connections`)
+  }
+  if (config.workers && config.amount && config.amount < config.workers) {
+    throw raise('AC_TOO_MANY_WORKERS', `${config.workers} workers need an amount of at least ${config.workers} requests (amount is ${config.amount}): use fewer workers`)
+  }
+  if (config.tlsOptions) require('./tls-check').checkTlsOptions(config.tlsOptions)
+
+  return Object.freeze(config)
+}
+
+module.exports = { DEFAULTS, buildConfig, parseTarget, checkUrl, parseDuration, parseStartAt, hasNoHost }

@@ -1,0 +1,154 @@
+'use strict'
+
+// Requests replayed from a HAR (HTTP Archive): for each target origin, the
+// entries whose URL has that origin, in the HAR's order, as `requests`
+// entries. Entries for other origins are skipped with one warning line
+// naming them.
+
+const fs = require('fs')
+const { InvalidOptionError } = require('../core/errors')
+
+// JSON.parse messages may quote the input, newlines and all.
+function oneLine (message) {
+  return message.replace(/\s+/g, ' ').trim()
+}
+
+// autocannon's wording for a HAR it cannot read, and for one that is not
+// a HAR; ours follows it.
+const UNREADABLE = 'Failed to load HAR file content'
+const NOT_A_HAR = 'Could not parse HAR content'
+
+function fail (value, expected, lead = UNREADABLE) {
+  throw new InvalidOptionError('har', value, expected, lead)
+}
+
+// The HAR as an object: the parsed content, a JSON string, or a file path.
+function readHar (har) {
+  if (Buffer.isBuffer(har)) har = har.toString()
+  if (typeof har !== 'string') return har
+  const text = har.trim()
+  if (text.startsWith('{')) {
+    try {
+      return JSON.parse(text)
+    } catch (err) {
+      return fail('(HAR content)', `is not valid JSON: ${oneLine(err.message)}`)
+    }
+  }
+  let content
+  try {
+    content = fs.readFileSync(text, 'utf8')
+  } catch (err) {
+    return fail(har, `cannot be read: ${err.code === 'ENOENT' ? 'the file does not exist' : err.message}`)
+  }
+  try {
+    return JSON.parse(content)
+  } catch (err) {
+    return fail(har, `is not valid JSON: ${oneLine(err.message)}`)
+  }
+}
+
+function headersOf (list, where) {
+  const headers = {}
+  if (list === undefined) return headers
+  if (!Array.isArray(list)) throw new Error(`${where}: "headers" is not an array`)
+  list.forEach((h, j) => {
+    if (!h || typeof h !== 'object' || typeof h.name !== 'string' || typeof h.value !== 'string') {
+      throw new Error(`${where}, header #${j + 1}: needs a string "name" and "value"`)
+    }
+    // HTTP/2 pseudo-headers (:authority, :path...) have no HTTP/1.1 form;
+    // the framing headers are ours to write.
+    if (h.name.startsWith(':')) return
+    const lower = h.name.toLowerCase()
+    if (lower === 'content-length' || lower === 'transfer-encoding' || lower === 'connection') return
+    headers[h.name] = headers[h.name] === undefined ? h.value : [].concat(headers[h.name], h.value)
+  })
+  return headers
+}
+
+function bodyOf (postData) {
+  if (!postData || typeof postData !== 'object') return null
+  if (typeof postData.text === 'string') return postData.text
+  if (Array.isArray(postData.params) && postData.params.length) {
+    // Only url-encoded forms can be rebuilt from params.
+    return postData.params
+      .map((p) => encodeURIComponent(p.name) + '=' + encodeURIComponent(p.value === undefined ? '' : p.value))
+      .join('&')
+  }
+  return null
+}
+
+// The HAR's entries as { origin, request } with the request in our
+// `requests` form; throws an Error saying what is wrong when it is not a
+// HAR. (Also the CLI's check of --har, before anything runs.)
+function harEntries (har) {
+  if (!har || typeof har !== 'object' || !har.log || typeof har.log !== 'object' || !Array.isArray(har.log.entries)) {
+    throw new Error('it has no log.entries array')
+  }
+  if (har.log.entries.length === 0) throw new Error('log.entries is empty')
+  return har.log.entries.map((entry, i) => {
+    const where = `entry #${i + 1}`
+    if (!entry || typeof entry !== 'object' || !entry.request || typeof entry.request !== 'object') {
+      throw new Error(`${where} has no "request" object`)
+    }
+    const { method, url, headers, postData } = entry.request
+    if (typeof method !== 'string' || method === '') throw new Error(`${where} has no "method"`)
+    let parsed
+    try {
+      parsed = new URL(url)
+    } catch {
+      throw new Error(`${where} has an invalid "url": ${JSON.stringify(url)}`)
+    }
+    return {
+      origin: parsed.origin,
+      request: {
+        method: method.toUpperCase(),
+        path: (parsed.pathname || '/') + parsed.search,
+        headers: headersOf(headers, where),
+        // null, not undefined: a HAR request without a body has none,
+        // whatever the run's own body option says.
+        body: bodyOf(postData)
+      }
+    }
+  })
+}
+
+// har: parsed HAR (or JSON string / file path); targets: config.urls.
+// Returns Map(origin -> requests[]) for the targets' origins that the HAR
+// has entries for.
+function requestsByOrigin (har, targets, { warn = defaultWarn } = {}) {
+  har = readHar(har)
+  const wanted = new Set(targets.map((t) => t.origin))
+  const byOrigin = new Map()
+  const skipped = new Map()
+  let entries
+  try {
+    entries = harEntries(har)
+  } catch (err) {
+    fail(typeof har === 'object' ? '(HAR content)' : har, `is not a HAR: ${err.message}`, NOT_A_HAR)
+  }
+  for (const { origin, request } of entries) {
+    if (!wanted.has(origin)) {
+      skipped.set(origin, (skipped.get(origin) || 0) + 1)
+      continue
+    }
+    let list = byOrigin.get(origin)
+    if (list === undefined) byOrigin.set(origin, list = [])
+    list.push(request)
+  }
+  // autocannon's line per skipped origin, which scripts match, then ours.
+  const allowed = [...wanted].join(', ')
+  for (const [origin, n] of skipped) {
+    warn(`Warning: skipping requests to '${origin}' as the target is ${allowed} (${n} HAR ${n === 1 ? 'entry' : 'entries'})`)
+  }
+  const missing = [...wanted].filter((o) => !byOrigin.has(o))
+  if (missing.length > 0) warn(`autocannon: warning: no HAR entry for ${missing.join(', ')}: requesting the URL itself`)
+  for (const list of byOrigin.values()) Object.freeze(list)
+  return byOrigin
+}
+
+function defaultWarn (line) {
+  // Once per run: worker threads build the same map again, silently.
+  if (require('worker_threads').isMainThread) process.stderr.write(`${line}\n`)
+}
+
+module.exports = { requestsByOrigin, readHar, harEntries }

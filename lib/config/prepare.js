@@ -1,0 +1,81 @@
+'use strict'
+
+// Work done once per run before any connection opens: loading hook files,
+// building a multipart body, reading a HAR. Each piece is required only
+// when its option is used, so a plain run loads none of it. Errors name
+// the option, the hook or the file at fault, before anything is sent.
+
+const path = require('path')
+const { InvalidOptionError } = require('../core/errors')
+
+function loadFunction (value, option) {
+  if (value === undefined || value === null || typeof value === 'function') return value || undefined
+  try {
+    if (typeof value !== 'string') throw new Error('it is neither a function nor a file path')
+    // Relative paths are relative to the working directory.
+    const mod = require(path.isAbsolute(value) ? value : require.resolve(value, { paths: [process.cwd()] }))
+    const fn = typeof mod === 'function' ? mod : mod && mod.default
+    if (typeof fn !== 'function') throw new Error('it does not export a function')
+    return fn
+  } catch (err) {
+    throw new InvalidOptionError(option, value, `could not be loaded as a function: ${err.message}`)
+  }
+}
+
+// requests[] with hook files loaded: each file is required once per run
+// (per thread), not once per connection, and a bad one fails the run up
+// front with its name.
+function loadRequests (requests) {
+  if (!requests || !requests.some((r) => typeof r.setupRequest === 'string' || typeof r.onResponse === 'string')) {
+    return requests
+  }
+  return Object.freeze(requests.map((r, i) => {
+    if (typeof r.setupRequest !== 'string' && typeof r.onResponse !== 'string') return r
+    const out = { ...r }
+    // The files stay known, for error messages.
+    if (typeof r.setupRequest === 'string') {
+      out.setupRequest = loadFunction(r.setupRequest, `requests[${i}].setupRequest`)
+      out.setupRequestFile = r.setupRequest
+    }
+    if (typeof r.onResponse === 'string') {
+      out.onResponse = loadFunction(r.onResponse, `requests[${i}].onResponse`)
+      out.onResponseFile = r.onResponse
+    }
+    return Object.freeze(out)
+  }))
+}
+
+function withoutHeader (headers, lower) {
+  const out = {}
+  for (const k of Object.keys(headers)) if (k.toLowerCase() !== lower) out[k] = headers[k]
+  return out
+}
+
+function prepare (config) {
+  const prepared = {
+    baseHeaders: config.headers,
+    baseBody: config.body,
+    verifyBody: loadFunction(config.verifyBody, 'verifyBody'),
+    setupClient: loadFunction(config.setupClient, 'setupClient'),
+    requestsByOrigin: null
+  }
+  if (config.har) {
+    // A HAR brings its own methods, paths and bodies: method, body, form
+    // and requests are ignored; headers still apply beneath the HAR's.
+    prepared.requestsByOrigin = require('./har').requestsByOrigin(config.har, config.urls)
+    return prepared
+  }
+  if (config.form) {
+    const form = require('./form').buildForm(config.form)
+    prepared.baseBody = form.body
+    // The form's Content-Type carries the boundary: it wins over any other.
+    prepared.baseHeaders = Object.freeze({ ...withoutHeader(config.headers, 'content-type'), ...form.headers })
+  }
+  const requests = loadRequests(config.requests)
+  if (requests !== config.requests) {
+    prepared.requestsByOrigin = new Map(config.urls.map((target) => [target.origin, requests]))
+  }
+  return prepared
+}
+
+module.exports = { prepare, loadFunction, loadRequests }

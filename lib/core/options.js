@@ -1,0 +1,152 @@
+'use strict'
+
+// Every option, once: its name, command-line alias and flag, how the
+// command line reads it (kind), how the library checks it (check), its
+// default and a line of help. The CLI parser (lib/cli/args.js) and the
+// library's checks (lib/config.js) both read this table; help.txt stays
+// written by hand, and test/help.test.js holds it to the table; an unknown
+// key passed to autocannon() is named with the closest one here.
+//
+//   kind     how the CLI turns its text into a value: integer, number,
+//            duration (seconds or a timestring), boolean, string, list
+//            (repeatable). Absent: not a flag (cli: false).
+//   check    how lib/config.js checks the library's value: integer (>= min),
+//            count (0 means not set, else a positive integer), positive
+//            (a number > 0), rate (0 means not set, else req/s > 0),
+//            duration, flag (a boolean), or the name of an option-specific
+//            check in config.js. Absent: not a library option
+//            (library: false), kept by the CLI for itself.
+//   default  the value when the option is not given.
+//   argDefault  parseArguments fills the default in, as autocannon's does.
+//   flag     the flag's name when it is not the option's (--threshold).
+//   help     the first sentence of its entry in help.txt.
+
+const OPTIONS = {
+  // The target, the load and its length
+  url: { check: 'url', cli: false, help: 'The target URL, or an array of them: the connections are spread over them' },
+  connections: { alias: 'c', kind: 'integer', check: 'integer', min: 1, default: 10, argDefault: true, help: 'The number of concurrent connections to use' },
+  pipelining: { alias: 'p', kind: 'integer', check: 'integer', min: 1, default: 1, argDefault: true, help: 'The number of pipelined requests to use' },
+  duration: { alias: 'd', kind: 'duration', check: 'duration', default: 10, argDefault: true, help: 'The number of seconds to run the autocannon, or a timestring such as 30s or 2m' },
+  amount: { alias: 'a', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before exiting the benchmark' },
+  sampleInt: { alias: 'L', kind: 'number', check: 'positive', default: 1000, argDefault: true, help: 'The number of milliseconds to elapse between taking samples' },
+  socketPath: { alias: 'S', kind: 'string', check: 'socketPath', help: 'A path to a Unix Domain Socket or a Windows Named Pipe' },
+  workers: { alias: 'w', kind: 'integer', check: 'count', default: 0, help: 'Number of worker threads to use to fire requests' },
+  warmup: { alias: 'W', kind: 'boolean', library: false, help: 'Use a warm up interval before starting sampling' },
+  onPort: { alias: 'on-port', kind: 'boolean', library: false, help: 'Start the command listed after -- on the command line' },
+  // The requests
+  method: { alias: 'm', kind: 'string', check: 'method', default: 'GET', argDefault: true, help: 'The HTTP method to use' },
+  timeout: { alias: 't', kind: 'number', check: 'positive', default: 10, argDefault: true, help: 'The number of seconds before timing out and resetting a connection' },
+  title: { alias: 'T', kind: 'string', check: 'text', help: 'The title to place in the results for identification' },
+  body: { alias: 'b', kind: 'string', check: 'body', help: 'The body of the request' },
+  form: { alias: 'F', kind: 'string', check: 'form', help: 'Upload a form (multipart/form-data)' },
+  input: { alias: 'i', kind: 'string', library: false, help: 'The body of the request, read from a file' },
+  headers: { alias: ['H', 'header'], kind: 'list', check: 'headers', default: Object.freeze({}), help: 'A request header, as K=V or "K' },
+  har: { kind: 'string', check: 'har', help: 'When provided, Autocannon will use requests from the HAR file' },
+  bailout: { alias: 'B', kind: 'integer', check: 'count', default: 0, help: 'The number of failures before initiating a bailout' },
+  maxConnectionRequests: { alias: 'M', kind: 'integer', check: 'count', default: 0, help: 'The max number of requests to make per connection to the server' },
+  maxOverallRequests: { alias: 'O', kind: 'integer', check: 'count', default: 0, help: 'The max number of requests to make overall to the server' },
+  connectionRate: { alias: 'r', kind: 'number', check: 'rate', default: 0, help: 'The max number of requests to make per second from an individual connection' },
+  overallRate: { alias: 'R', kind: 'number', check: 'rate', default: 0, help: 'The max number of requests to make per second from all connections' },
+  stages: { kind: 'string', check: 'stages', help: 'Load stages' },
+  ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean', check: 'flag', default: false, help: 'Ignore the coordinated omission issue when requests should be sent at a fixed rate using \'connectionRate\' or \'overallRate\'' },
+  reconnectRate: { alias: 'D', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before resetting a connections connection to the' },
+  idReplacement: { alias: 'I', kind: 'boolean', check: 'flag', default: false, help: 'Enable replacement of [<id>] with a randomly generated ID within the request body' },
+  forever: { alias: 'f', kind: 'boolean', check: 'flag', default: false, help: 'Run the benchmark forever' },
+  servername: { alias: 's', kind: 'string', check: 'servername', help: 'Server name for the SNI (Server Name Indication) TLS extension' },
+  excludeErrorStats: { alias: 'x', kind: 'boolean', check: 'flag', default: false, help: 'Exclude error statistics (non-2xx HTTP responses) from the final latency and bytes per second averages' },
+  expectBody: { alias: 'E', kind: 'string', check: 'expectBody', help: 'Ensure the body matches this value' },
+  maxBodySize: { kind: 'integer', check: 'integer', min: 1, default: 10 * 1024 * 1024, help: 'The largest response body kept for -E, verifyBody or an onResponse hook' },
+  thresholds: { alias: 'threshold', flag: 'threshold', kind: 'list', check: 'thresholds', help: 'Fail the run (exit code 99) unless the result meets EXPR, in the style of k6' },
+  shard: { kind: 'string', check: 'shard', help: 'Send part I of N of the load (I from 0 to N-1, as a Kubernetes Indexed Job numbers its pods)' },
+  startAt: { kind: 'string', check: 'startAt', help: 'Wait until TIME (ISO 8601 with a zone, e.g' },
+  proxy: { kind: 'string', check: 'proxy', help: 'Send the requests through an HTTP proxy' },
+  debug: { kind: 'boolean', check: 'flag', default: false, help: 'Print connection errors to stderr as they happen (errors are always counted by cause' },
+  // Library only
+  initialContext: { check: 'initialContext', cli: false, help: 'The context a request sequence\'s hooks start from' },
+  setupClient: { check: 'hook', cli: false, help: 'A function (or the absolute path of a file exporting one) called with each new Client' },
+  verifyBody: { check: 'hook', cli: false, help: 'A function (or the absolute path of a file exporting one) given each response body, false for a mismatch' },
+  requests: { check: 'requests', cli: false, help: 'The sequence of requests each connection makes, with optional setupRequest and onResponse hooks' },
+  tlsOptions: { check: 'tlsOptions', cli: false, help: 'Options for tls.connect, such as ca, cert and key (the CLI\'s --ca, --cert and --key)' },
+  skipAggregateResult: { check: 'flag', default: false, cli: false, help: 'Resolve to the raw, mergeable results instead of the aggregated one' },
+  // Command line only: outputs, TLS files, the capacity search
+  n: { kind: 'boolean', default: false, library: false, help: 'Don\'t render the progress bar' },
+  renderProgressBar: { alias: 'progress', kind: 'boolean', default: true, argDefault: true, library: false, help: 'Don\'t render the progress bar' },
+  renderLatencyTable: { alias: ['l', 'latency'], kind: 'boolean', default: false, library: false, help: 'Print all the latency data' },
+  json: { alias: 'j', kind: 'boolean', default: false, library: false, help: 'Print the output as newline delimited JSON' },
+  html: { kind: 'string', library: false, help: 'Write a self-contained HTML report of the result (charts and tables' },
+  hgrm: { kind: 'string', library: false, help: 'Write the latency percentile distribution in HdrHistogram\'s .hgrm text format (ms)' },
+  out: { kind: 'string', library: false, help: 'Write the result as JSON to FILE (what -j prints), with or without -j' },
+  renderStatusCodes: { alias: 'statusCodes', kind: 'boolean', default: false, library: false, help: 'Print status codes and their respective statistics' },
+  cert: { kind: 'string', library: false, help: 'Path to cert chain in pem format' },
+  key: { kind: 'string', library: false, help: 'Path to private key for specified cert in pem format' },
+  ca: { kind: 'list', library: false, help: 'Path to trusted ca certificates for the test' },
+  findMaxRate: { kind: 'boolean', library: false, help: 'Search for the highest rate the server sustains with every --slo met, at each connection count of' },
+  slo: { kind: 'list', library: false, help: 'A service level objective for --findMaxRate, in the grammar of --threshold (\'p99<200ms\', \'errors<0.1%\')' },
+  precision: { kind: 'number', default: 2, library: false, help: '--findMaxRate stops when the highest passing and lowest failing rates are closer than PCT percent' },
+  stepDuration: { kind: 'duration', default: 5, library: false, help: 'The measured length of each --findMaxRate step (longer for high percentiles at low rates)' },
+  version: { alias: 'v', kind: 'boolean', library: false, help: 'Print the version number' },
+  verbose: { alias: 'V', kind: 'boolean', default: true, library: false, help: 'Print the table with results' },
+  help: { alias: 'h', kind: 'boolean', library: false, help: 'Print this menu' },
+  // Options of track() and printResult(), often passed to autocannon() in the same object
+  renderResultsTable: { default: true, cli: false, library: false, help: 'Print the tables of the result' },
+  outputStream: { cli: false, library: false, help: 'The stream track() and printResult() write to (process.stderr)' },
+  progressBarString: { cli: false, library: false, help: 'The progress bar\'s format, as the progress package reads it' }
+}
+
+for (const spec of Object.values(OPTIONS)) Object.freeze(spec)
+Object.freeze(OPTIONS)
+
+// What autocannon(opts) falls back to, option by option.
+const DEFAULTS = Object.freeze(Object.fromEntries(Object.entries(OPTIONS)
+  .filter(([, spec]) => spec.library !== false)
+  .map(([name, spec]) => [name, spec.default])))
+
+// The options the command line knows, as lib/cli/args.js reads them.
+const CLI_OPTIONS = Object.freeze(Object.fromEntries(Object.entries(OPTIONS).filter(([, spec]) => spec.cli !== false)))
+
+// Keys that are not options but may be in a library user's options all
+// the same: parseArguments' `spawn`, and what a worker's config carries.
+const NOT_OPTIONS = new Set(['spawn', 'urlCredentials', 'proxyCredentials'])
+const warned = new Set()
+
+// A key autocannon() does not know (a typo such as `conections`) is named
+// once per process, with the closest option, and then ignored: scripts
+// written for autocannon may pass keys of their own, so it never throws.
+function warnUnknown (opts, emit = process.emitWarning) {
+  for (const key of Object.keys(opts)) {
+    if (Object.prototype.hasOwnProperty.call(OPTIONS, key) || NOT_OPTIONS.has(key) || warned.has(key)) continue
+    warned.add(key)
+    const near = closest(key)
+    emit(`unknown option "${key}" is ignored${near ? `: did you mean "${near}"?` : ''}`, { code: 'AC_UNKNOWN_OPTION' })
+  }
+}
+
+// The option nearest in edit distance, if near enough to be a typo.
+function closest (key) {
+  const lower = key.toLowerCase()
+  let best = null
+  let bestDistance = Infinity
+  for (const name of Object.keys(OPTIONS)) {
+    const d = distance(lower, name.toLowerCase())
+    if (d < bestDistance) {
+      best = name
+      bestDistance = d
+    }
+  }
+  return bestDistance <= Math.max(1, Math.min(3, Math.floor(key.length / 4))) ? best : null
+}
+
+// Levenshtein distance, one row at a time.
+function distance (a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++) {
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    row = next
+  }
+  return row[b.length]
+}
+
+module.exports = { OPTIONS, DEFAULTS, CLI_OPTIONS, warnUnknown, closest }

@@ -1,0 +1,216 @@
+'use strict'
+
+// Everything a run counts, in one fixed-shape object, changed only by its
+// own methods: clients call started() as requests go and response() once
+// per completed response, the run calls sample() every sampleInt ms, the
+// scheduler planned() for each request it grants. snapshot() turns the
+// counts into the mergeable raw result that result.js aggregates.
+
+const { createLatencyHistogram, encode } = require('../results/histogram')
+const { noErrorsByCause } = require('../core/errors')
+
+const MAX_STATUS = 1000
+
+class Recorder {
+  constructor ({ excludeErrorStats = false, trackUncorrected = false } = {}) {
+    this.includeErrorStats = !excludeErrorStats
+    this.latency = createLatencyHistogram()
+    // Service time (write → response) when `latency` is measured from the
+    // planned send time; null when the two are the same thing.
+    this.latencyUncorrected = trackUncorrected ? createLatencyHistogram() : null
+    this.statusCounts = new Float64Array(MAX_STATUS)
+    // Current sample interval, and the current 1-second progress tick.
+    this.counter = 0
+    this.bytes = 0
+    this.intervalErrors = 0
+    // Latency of the current interval only: reset, not rebuilt, at each
+    // sample, so the per-second percentiles cost one more recordValue.
+    this.intervalLatency = createLatencyHistogram()
+    this.tickCounter = 0
+    this.tickBytes = 0
+    this.totalCompleted = 0
+    this.totalBytes = 0
+    // Every request started ends as one of: a response (counted in
+    // `counter`/`totalCompleted`), an error, or in flight at the end.
+    this.sent = 0
+    this.errors = 0
+    this.timeouts = 0
+    this.errorsByCause = noErrorsByCause()
+    this.errorCodes = Object.create(null)
+    this.mismatches = 0
+    this.resets = 0
+    // Requests that started late against the rate plan, and by how much.
+    this.late = 0
+    this.lateness = null
+    // One entry per sample interval: [end (epoch ms), responses, bytes,
+    // errors, latency histogram (encoded), p50 (µs), p99 (µs)].
+    this.series = []
+  }
+
+  // `n` requests started (written, or about to be).
+  started (n) {
+    this.sent += n
+  }
+
+  // Counted as started, but never sent after all (given back to the plan).
+  unstarted (n) {
+    this.sent -= n
+  }
+
+  // A request sequence went back to its first entry (setupRequest asked).
+  sequenceReset () {
+    this.resets++
+  }
+
+  // A response whose body failed expectBody or verifyBody.
+  mismatch () {
+    this.mismatches++
+  }
+
+  // Under a rate plan: how late a request left against its planned time.
+  trackLateness () {
+    if (this.lateness === null) this.lateness = createLatencyHistogram()
+  }
+
+  planned (lateByMs, late) {
+    this.lateness.recordValue(Math.round(lateByMs * 1000))
+    if (late) this.late++
+  }
+
+  response (status, bytes, latencyUs) {
+    this.statusCounts[status < MAX_STATUS ? status : MAX_STATUS - 1]++
+    this.counter++
+    this.tickCounter++
+    if (this.includeErrorStats || (status >= 200 && status < 300)) {
+      this.latency.recordValue(latencyUs)
+      this.intervalLatency.recordValue(latencyUs)
+      this.bytes += bytes
+      this.tickBytes += bytes
+    }
+  }
+
+  // Latency measured from the actual write, recorded next to the
+  // plan-corrected one under a fixed rate.
+  uncorrected (status, latencyUs) {
+    if (this.includeErrorStats || (status >= 200 && status < 300)) this.latencyUncorrected.recordValue(latencyUs)
+  }
+
+  // `count` requests ended in an error of this cause and code. Off the
+  // request path: only failures come here.
+  requestErrors (count, cause, code) {
+    this.errors += count
+    this.intervalErrors += count
+    this.errorsByCause[cause] += count
+    if (cause === 'timeout') this.timeouts += count
+    this.errorCodes[code] = (this.errorCodes[code] || 0) + count
+  }
+
+  // Requests that have ended, one way or another.
+  get ended () {
+    return this.totalCompleted + this.counter + this.errors
+  }
+
+  sample (epochMs) {
+    const h = this.intervalLatency
+    const empty = h.totalCount === 0
+    this.series.push([epochMs, this.counter, this.bytes, this.intervalErrors, encode(h),
+      empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99)])
+    this.flushPartial()
+  }
+
+  // Counts of the last partial interval go into the totals without
+  // becoming a Req/Sec sample, which would read as a slow second.
+  flushPartial () {
+    this.totalCompleted += this.counter
+    this.totalBytes += this.bytes
+    this.counter = 0
+    this.bytes = 0
+    this.intervalErrors = 0
+    this.intervalLatency.reset()
+  }
+
+  // The counts since the last cut as an encoded snapshot, then a fresh
+  // start: the steps of a search share one run and its connections, not
+  // their numbers. A request in flight at the cut is counted as sent in
+  // one step and answered in the next.
+  cut (window) {
+    this.flushPartial()
+    const snapshot = this.snapshot({ ...window, encoded: true })
+    this.latency.reset()
+    if (this.latencyUncorrected) this.latencyUncorrected.reset()
+    if (this.lateness) this.lateness.reset()
+    this.statusCounts.fill(0)
+    this.totalCompleted = 0
+    this.totalBytes = 0
+    this.sent = 0
+    this.errors = 0
+    this.timeouts = 0
+    this.errorsByCause = noErrorsByCause()
+    this.errorCodes = Object.create(null)
+    this.mismatches = 0
+    this.resets = 0
+    this.late = 0
+    this.series = []
+    return snapshot
+  }
+
+  takeTick () {
+    const tick = { counter: this.tickCounter, bytes: this.tickBytes }
+    this.tickCounter = 0
+    this.tickBytes = 0
+    return tick
+  }
+
+  statusCodeStats () {
+    const stats = {}
+    const classes = [0, 0, 0, 0, 0]
+    for (let code = 0; code < MAX_STATUS; code++) {
+      const count = this.statusCounts[code]
+      if (count === 0) continue
+      stats[code] = { count }
+      const cls = Math.floor(code / 100) - 1
+      if (cls >= 0 && cls < 5) classes[cls] += count
+    }
+    return { stats, classes }
+  }
+
+  // The raw, mergeable form of a run: what workers send to the main thread
+  // and what skipAggregateResult returns.
+  // Histograms are encoded (compressed base64) when the snapshot leaves the
+  // thread or the process; in-process they are handed over as they are.
+  snapshot ({ start, finish, inFlight = 0, targetRate = 0, encoded = false }) {
+    const { stats, classes } = this.statusCodeStats()
+    const out = encoded ? encode : (h) => h
+    return {
+      latencies: out(this.latency),
+      latenciesUncorrected: this.latencyUncorrected ? out(this.latencyUncorrected) : undefined,
+      series: this.series.slice(),
+      totalCompletedRequests: this.totalCompleted,
+      totalRequests: this.sent,
+      totalBytes: this.totalBytes,
+      inFlight,
+      samples: this.series.length,
+      errors: this.errors,
+      timeouts: this.timeouts,
+      errorsByCause: { ...this.errorsByCause },
+      errorCodes: { ...this.errorCodes },
+      mismatches: this.mismatches,
+      non2xx: classes[0] + classes[2] + classes[3] + classes[4],
+      resets: this.resets,
+      targetRate,
+      late: this.late,
+      lateness: this.lateness ? out(this.lateness) : undefined,
+      '1xx': classes[0],
+      '2xx': classes[1],
+      '3xx': classes[2],
+      '4xx': classes[3],
+      '5xx': classes[4],
+      statusCodeStats: stats,
+      duration: Math.round(finish - start) / 1000,
+      start: new Date(start),
+      finish: new Date(finish)
+    }
+  }
+}
+
+module.exports = { Recorder }

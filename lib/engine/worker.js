@@ -1,0 +1,56 @@
+'use strict'
+
+// A worker thread's side of lib/workers.js: one Run on its share of the
+// connections, reporting ticks, errors and its raw snapshot by message.
+
+const { parentPort, workerData } = require('worker_threads')
+const { EventEmitter } = require('events')
+const { buildConfig } = require('../config/config')
+const { prepare } = require('../config/prepare')
+const { Run } = require('./run')
+
+const events = new EventEmitter()
+events.on('tick', (t) => parentPort.postMessage({ type: 'tick', counter: t.counter, bytes: t.bytes }))
+events.on('reqError', (err) => parentPort.postMessage({ type: 'reqError', message: err.message, code: err.code }))
+
+let run
+
+function failed (err) {
+  parentPort.postMessage({ type: 'error', message: err.message, code: err.code })
+  parentPort.close()
+}
+
+try {
+  const config = buildConfig(workerData.opts)
+  run = new Run(config, events, {
+    ...prepare(config),
+    encodeSnapshot: true,
+    // Each worker waits for the start time on its own: samples then fall
+    // at the same instants in every thread, whatever the 'go' took.
+    startAt: workerData.startAt,
+    onDone: (raw) => {
+      parentPort.postMessage({ type: 'done', raw })
+      parentPort.close()
+    },
+    onError: failed
+  })
+} catch (err) {
+  failed(err)
+}
+
+if (run) {
+  parentPort.on('message', (msg) => {
+    if (msg.type === 'stop') return run.stop()
+    if (msg.type === 'setRate') return run.setRate(msg.rate)
+    if (msg.type === 'cut') return parentPort.postMessage({ type: 'cut', raw: run.cut() })
+    if (msg.type === 'drain') return run.drain(msg.timeoutMs).then((drained) => parentPort.postMessage({ type: 'drained', drained }))
+    if (msg.type !== 'go') return
+    try {
+      run.start()
+    } catch (err) {
+      run.finished = true
+      failed(err)
+    }
+  })
+  parentPort.postMessage({ type: 'ready' })
+}

@@ -1,0 +1,148 @@
+'use strict'
+
+// Fans a run out to worker threads. Connections and amount are divided
+// between the workers (exactly: the parts add up to the whole), every other option
+// applies per worker, as in autocannon. Workers start together on a
+// signal, send a tick each second and, at the end, their raw snapshot with
+// histograms encoded; the caller merges the snapshots losslessly.
+
+const path = require('path')
+const { Worker } = require('worker_threads')
+const { share } = require('../core/share')
+const { AutocannonError, raise } = require('../core/errors')
+
+const WORKER_FILE = path.join(__dirname, 'worker.js')
+
+// What a worker rebuilds its own config from: plain data only. `shard` is
+// left out because the config already holds this shard's part, which the
+// workers divide again; `startAt` because a worker may boot after it (it
+// gets the time with its start signal, see worker.js).
+const NOT_FOR_WORKERS = new Set(['urls', 'workers', 'shard', 'startAt'])
+
+function workerOptions (config, index) {
+  const n = config.workers
+  const opts = {}
+  for (const [key, value] of Object.entries(config)) {
+    if (NOT_FOR_WORKERS.has(key) || value === undefined) continue
+    opts[key] = value
+  }
+  opts.connections = share(config.connections, n, index)
+  if (config.amount) opts.amount = share(config.amount, n, index)
+  opts.workerIndex = index
+  return opts
+}
+
+function runWorkers (config, events, prepared, done) {
+  const workers = []
+  const raws = []
+  let ready = 0
+  let finished = 0
+  let failed = false
+  let stopped = false
+  let tick = { counter: 0, bytes: 0 }
+  // A session's cut: one raw snapshot per worker, then resolve.
+  let cutting = null
+  let draining = null
+  const ticker = setInterval(() => {
+    events.emit('tick', tick)
+    tick = { counter: 0, bytes: 0 }
+  }, 1000)
+
+  const fail = (err) => {
+    if (failed) return
+    failed = true
+    clearInterval(ticker)
+    for (const w of workers) w.terminate()
+    done(err)
+  }
+
+  for (let i = 0; i < config.workers; i++) {
+    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt } })
+    workers.push(worker)
+    worker.on('message', (msg) => {
+      switch (msg.type) {
+        case 'ready':
+          if (++ready === workers.length) {
+            for (const w of workers) w.postMessage({ type: 'go' })
+            if (stopped) for (const w of workers) w.postMessage({ type: 'stop' })
+          }
+          break
+        case 'tick':
+          tick.counter += msg.counter
+          tick.bytes += msg.bytes
+          break
+        case 'reqError':
+          if (events.listenerCount('reqError') > 0) events.emit('reqError', Object.assign(new Error(msg.message), { code: msg.code }))
+          break
+        case 'error':
+          // Options are checked in this thread first: this is rare.
+          fail(new AutocannonError(msg.code || 'AC_WORKER_FAILED', msg.message))
+          break
+        case 'cut':
+          if (cutting) {
+            cutting.raws[i] = msg.raw
+            if (++cutting.count === workers.length) {
+              const { resolve, raws: cut } = cutting
+              cutting = null
+              resolve(cut)
+            }
+          }
+          break
+        case 'drained':
+          if (draining) {
+            draining.drained = draining.drained && msg.drained
+            if (++draining.count === workers.length) {
+              const { resolve, drained } = draining
+              draining = null
+              resolve(drained)
+            }
+          }
+          break
+        case 'done':
+          raws[i] = msg.raw
+          if (++finished === workers.length) {
+            clearInterval(ticker)
+            if (tick.counter || tick.bytes) events.emit('tick', tick)
+            done(null, raws)
+          }
+          break
+      }
+    })
+    worker.on('error', (err) => fail(raise('AC_WORKER_FAILED', `worker ${i} failed: ${err && err.message}`)))
+    worker.on('exit', (code) => {
+      if (code !== 0 && raws[i] === undefined) fail(raise('AC_WORKER_FAILED', `worker ${i} exited with code ${code}`))
+    })
+  }
+
+  return {
+    emitResponses: false,
+    // A search's step rate is the whole run's: each worker plans its share.
+    setRate (rate) {
+      for (const w of workers) w.postMessage({ type: 'setRate', rate: rate / workers.length })
+    },
+    // A worker that has ended answers no more: the wait is bounded anyway.
+    drain (timeoutMs) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          draining = null
+          resolve(false)
+        }, timeoutMs + 1000)
+        draining = { drained: true, count: 0, resolve: (drained) => { clearTimeout(timer); resolve(drained) } }
+        for (const w of workers) w.postMessage({ type: 'drain', timeoutMs })
+      })
+    },
+    cut () {
+      return new Promise((resolve) => {
+        cutting = { raws: [], count: 0, resolve }
+        for (const w of workers) w.postMessage({ type: 'cut' })
+      })
+    },
+    stop () {
+      stopped = true
+      // Before every worker is ready, the stop is sent along with 'go'.
+      if (ready === workers.length) for (const w of workers) w.postMessage({ type: 'stop' })
+    }
+  }
+}
+
+module.exports = { runWorkers, workerOptions }

@@ -1,0 +1,149 @@
+'use strict'
+
+// Turns {method, path, headers, body} into the exact bytes of an HTTP/1.1
+// request. Called once per request template (or per request only when a hook
+// changes it), never per plain request: the client writes the returned Buffer
+// as it is.
+
+const { InvalidOptionError } = require('../core/errors')
+
+// RFC 9110 token characters, for methods and header names.
+const TOKEN = new Uint8Array(128)
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+  TOKEN[c.charCodeAt(0)] = 1
+}
+
+function isToken (str) {
+  if (str.length === 0) return false
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i)
+    if (c > 127 || TOKEN[c] !== 1) return false
+  }
+  return true
+}
+
+// Header values may hold visible characters, spaces and tabs, and anything
+// beyond ASCII, but never CR, LF or NUL: those would let a value inject its
+// own headers.
+function isValidHeaderValue (str) {
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i)
+    if ((c < 32 && c !== 9) || c === 127) return false
+  }
+  return true
+}
+
+function checkPath (path) {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i)
+    if (c <= 32 || c === 127) {
+      throw new InvalidOptionError('path', path, 'must not contain spaces or control characters')
+    }
+  }
+}
+
+// The head goes out as UTF-8, as autocannon sends it: a path or header
+// value beyond ASCII arrives as its UTF-8 bytes (obs-text on the wire),
+// where node:http would send latin1 or refuse.
+function headBytes (head) {
+  return Buffer.from(head, 'utf8')
+}
+
+// `host` is the Host header value (with the port when it is not the
+// default one); `headers` are the user's, in their own case.
+// `absoluteForm` ({ origin, proxyAuthorization }): the request goes to an
+// HTTP proxy, so its target is the absolute URI (RFC 9112 §3.2.2) and it
+// carries the proxy's credentials. Decided when the bytes are built, so a
+// request through a proxy costs nothing more per request.
+function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, absoluteForm) {
+  if (typeof method !== 'string' || !isToken(method)) {
+    throw new InvalidOptionError('method', method, 'must be an HTTP token such as GET or POST')
+  }
+  if (typeof path !== 'string' || path.length === 0) {
+    throw new InvalidOptionError('path', path, 'must be a non-empty string')
+  }
+  checkPath(path)
+  if (host !== undefined && host !== null && (typeof host !== 'string' || !isValidHeaderValue(host))) {
+    throw new InvalidOptionError('host', host, 'must be a string without CR, LF or other control characters')
+  }
+
+  let bodyBuf = null
+  if (body !== undefined && body !== null) {
+    if (typeof body === 'string') bodyBuf = Buffer.from(body)
+    else if (Buffer.isBuffer(body)) bodyBuf = body
+    else if (body instanceof Uint8Array) bodyBuf = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+    else throw new InvalidOptionError('body', body, 'must be a string or a Buffer')
+  }
+
+  // Only an origin-form path ('/…') gets the origin: '*' and a path that
+  // is already absolute are sent as they are.
+  const target = absoluteForm !== undefined && path.charCodeAt(0) === 47 ? absoluteForm.origin + path : path
+  let head = `${method} ${target} HTTP/1.1\r\n`
+  let hasHost = false
+  let hasConnection = false
+  let hasProxyAuthorization = false
+  let chunked = false
+  if (headers) {
+    for (const name of Object.keys(headers)) {
+      const value = headers[name]
+      if (value === undefined || value === null) continue
+      if (!isToken(name)) {
+        throw new InvalidOptionError('headers', name, 'header name is not a valid HTTP token')
+      }
+      const lower = name.toLowerCase()
+      // We compute Content-Length from the body ourselves: a stale one
+      // from the user would desynchronise the connection.
+      if (lower === 'content-length') continue
+      if (lower === 'transfer-encoding') {
+        if (String(value).toLowerCase().includes('chunked')) chunked = true
+        continue
+      }
+      if (lower === 'host') hasHost = true
+      if (lower === 'connection') hasConnection = true
+      if (lower === 'proxy-authorization') hasProxyAuthorization = true
+      const values = Array.isArray(value) ? value : [value]
+      for (const v of values) {
+        const str = String(v)
+        if (!isValidHeaderValue(str)) {
+          throw new InvalidOptionError('headers', name, 'header value must not contain CR, LF or other control characters')
+        }
+        head += `${name}: ${str}\r\n`
+      }
+    }
+  }
+  if (!hasHost && host) head = head.replace('\r\n', `\r\nHost: ${host}\r\n`)
+  if (!hasConnection) head += 'Connection: keep-alive\r\n'
+  if (absoluteForm !== undefined && absoluteForm.proxyAuthorization && !hasProxyAuthorization) {
+    head += `Proxy-Authorization: ${absoluteForm.proxyAuthorization}\r\n`
+  }
+
+  if (chunked) {
+    // The user asked for chunked framing: send the body as one chunk.
+    head += 'Transfer-Encoding: chunked\r\n\r\n'
+    const size = bodyBuf ? bodyBuf.length : 0
+    const parts = [headBytes(head)]
+    if (size > 0) parts.push(Buffer.from(size.toString(16) + '\r\n'), bodyBuf, Buffer.from('\r\n'))
+    parts.push(Buffer.from('0\r\n\r\n'))
+    return Buffer.concat(parts)
+  }
+
+  if (bodyBuf !== null) {
+    head += `Content-Length: ${bodyBuf.length}\r\n\r\n`
+    return Buffer.concat([headBytes(head), bodyBuf])
+  }
+  // A body-less POST/PUT/PATCH still states its length, as curl and
+  // undici do; some servers otherwise wait for a body.
+  if (method === 'POST' || method === 'PUT' || method === 'PATCH') head += 'Content-Length: 0\r\n'
+  return headBytes(head + '\r\n')
+}
+
+// "host:port" for the Host header, leaving the port out when it is the
+// scheme's default.
+function hostHeader (url) {
+  const defaultPort = url.protocol === 'https:' ? '443' : '80'
+  const hostname = url.hostname
+  const port = url.port && url.port !== defaultPort ? `:${url.port}` : ''
+  return hostname + port
+}
+
+module.exports = { encodeRequest, hostHeader, isToken, isValidHeaderValue }

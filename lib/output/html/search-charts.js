@@ -1,0 +1,163 @@
+'use strict'
+
+// The charts of a capacity search, as data for the page (the same shape
+// as charts.js makes): seed 004's plot, the max sustained rate against
+// connections with one line per saved search (one server each); and for
+// each connection count, the latency every step measured against the rate
+// it offered, with each latency SLO drawn at its limit. `marks` are rings
+// (and words) the page draws over points: a chart alone must not pass a
+// generator's limit or a failed step off as an ordinary point.
+
+const { parseThreshold } = require('../../results/thresholds')
+const { PALETTE, chart } = require('./charts')
+
+const DASHED = [6, 4]
+const LATENCIES = [['p50', 'p50'], ['p99', 'p99'], ['p999', 'p99.9']]
+const SLO_COLOURS = ['#cc0000', '#6a3d9a', '#000000']
+const VERDICT_COLOURS = { fail: '#cc0000', 'generator-bound': '#e69f00', inconclusive: '#888888' }
+const BEST_COLOUR = '#007a3d'
+
+// What a search's status means for the number the capacity chart plots.
+const STATUS_WORDS = {
+  found: 'found',
+  'below-low': 'below the low rate',
+  'generator-bound': 'generator-bound',
+  'at-ceiling': 'at least (maxRate)',
+  unconfirmed: 'unconfirmed',
+  'max-steps': 'maxSteps, not converged'
+}
+
+function statusWord (search) {
+  if (search.status) return STATUS_WORDS[search.status] || String(search.status)
+  return search.stopped ? 'stopped' : 'unfinished'
+}
+
+// The latency SLOs among a search's, parsed; the others (errors, non2xx)
+// have no line on a latency chart, and the verdicts show them.
+function latencySlos (slos) {
+  const out = []
+  for (const slo of Array.isArray(slos) ? slos : []) {
+    let parsed
+    try {
+      parsed = parseThreshold(slo)
+    } catch {
+      continue
+    }
+    if (parsed.kind === 'latency') out.push(parsed)
+  }
+  return out
+}
+
+// A step's latency (ms) as the judge saw it, else as its result has it.
+function stepLatency (step) {
+  const v = step.values || {}
+  const l = (step.result && step.result.latency) || {}
+  const pick = (a, b) => typeof a === 'number' ? a : typeof b === 'number' ? b : null
+  return { p50: pick(v.p50, l.p50), p99: pick(v.p99, l.p99), p999: pick(v.p999, l.p99_9) }
+}
+
+// A log axis has no place for 0 ms (a step with no response).
+function positive (value) {
+  return typeof value === 'number' && value > 0 ? value : null
+}
+
+// The line a step's verdict is marked on: the first latency SLO's, when
+// the chart draws that percentile.
+function markedLine (slos) {
+  for (const slo of slos) {
+    const line = { p50: 'p50', p99: 'p99', 'p99.9': 'p999' }[slo.metric]
+    if (line) return line
+  }
+  return 'p99'
+}
+
+// runs: [{ name, search }]
+function capacityChart (runs) {
+  const lines = []
+  const marks = []
+  runs.forEach((run, i) => {
+    const color = PALETTE[i % PALETTE.length]
+    const points = run.search.searches.map((s) => [s.connections, s.best ? s.best.rate : null])
+    lines.push({ label: run.name, color, points })
+    for (const s of run.search.searches) {
+      if (s.status === 'found') continue
+      marks.push({ x: s.connections, y: s.best ? s.best.rate : 0, color, label: statusWord(s) })
+    }
+  })
+  const connections = runs.flatMap((run) => run.search.searches.map((s) => s.connections))
+  const min = Math.min(...connections)
+  const max = Math.max(...connections)
+  return chart({
+    id: 'capacity',
+    kind: 'capacity',
+    title: 'Max sustained rate by connections',
+    xLabel: 'connections',
+    yLabel: 'max sustained rate (req/s)',
+    xUnit: ' connections',
+    yUnit: ' req/s',
+    // Connection counts such as 100,1000,10000 are a decade apart.
+    xLog: max / min >= 10,
+    xTicks: 'data',
+    points: true,
+    marks
+  }, lines)
+}
+
+// One connection count's steps: x is the rate each step offered, sorted,
+// a rate run twice (a confirmation, a longer rerun) twice.
+function stepChart (run, search, slos, { id, several }) {
+  const order = search.steps.map((step, i) => ({ step, i, latency: stepLatency(step) }))
+    .sort((a, b) => a.step.target - b.step.target || a.i - b.i)
+  const xs = order.map((o) => o.step.target)
+  const series = []
+  const data = [xs]
+  LATENCIES.forEach(([key, label], k) => {
+    series.push({ label, color: PALETTE[k] })
+    data.push(order.map((o) => positive(o.latency[key])))
+  })
+  latencySlos(slos).forEach((slo, k) => {
+    series.push({ label: `SLO ${slo.expression}`, color: SLO_COLOURS[k % SLO_COLOURS.length], dash: DASHED, slo: true })
+    data.push(xs.map(() => slo.limit))
+  })
+
+  const line = markedLine(latencySlos(slos))
+  const marks = []
+  for (const o of order) {
+    const color = VERDICT_COLOURS[o.step.verdict]
+    if (color) marks.push({ x: o.step.target, y: positive(o.latency[line]), color })
+  }
+  // The answer, on the last step that passed at its rate.
+  if (search.best) {
+    const at = order.filter((o) => o.step.target === search.best.rate && o.step.verdict === 'pass').pop()
+    if (at) marks.push({ x: at.step.target, y: positive(at.latency[line]), color: BEST_COLOUR, label: `best ${Math.round(at.step.target).toLocaleString('en-US')} req/s`, below: true })
+  }
+  return {
+    id,
+    kind: 'steps',
+    title: `${several ? `${run.name}: latency` : 'Latency'} by offered rate at ${search.connections.toLocaleString('en-US')} connection${search.connections === 1 ? '' : 's'}`,
+    xLabel: 'offered rate (req/s)',
+    yLabel: 'latency (ms)',
+    xUnit: ' req/s',
+    yLog: true,
+    points: true,
+    series,
+    data,
+    marks
+  }
+}
+
+// runs: [{ name, search }] → the capacity chart, then one step chart per
+// connection count of each search, numbered in that order (search-0, …).
+function searchCharts (runs) {
+  const several = runs.length > 1
+  const charts = [capacityChart(runs)]
+  let k = 0
+  for (const run of runs) {
+    for (const search of run.search.searches) {
+      charts.push(stepChart(run, search, run.search.slos, { id: `search-${k++}`, several }))
+    }
+  }
+  return charts
+}
+
+module.exports = { searchCharts, capacityChart, stepChart, latencySlos, stepLatency, statusWord, VERDICT_COLOURS, BEST_COLOUR }

@@ -1,0 +1,145 @@
+'use strict'
+
+// The report's tables as HTML, one column per result. Every text that
+// comes from a result (URL, title, codes, expressions, the CLI's tables)
+// goes through escapeHtml. Rows carry a data-key so a reader (or a test)
+// can find a number without depending on the layout.
+
+const { stripVTControlCharacters } = require('util')
+const printResult = require('../print-result')
+const { CAUSES } = require('../../core/errors')
+
+const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+
+function escapeHtml (value) {
+  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c])
+}
+
+// 12345 → "12,345"
+function integer (value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '—'
+  const [whole, fraction] = String(Math.abs(value)).split('.')
+  return (value < 0 ? '-' : '') + whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (fraction ? '.' + fraction : '')
+}
+
+function number (value, decimals = 3) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return '—'
+  const f = 10 ** decimals
+  return integer(Math.round(value * f) / f)
+}
+
+function date (value) {
+  const d = new Date(value)
+  if (Number.isNaN(d.getTime())) return '—'
+  return d.toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC')
+}
+
+function row (key, label, cells) {
+  return `<tr data-key="${escapeHtml(key)}"><th scope="row">${escapeHtml(label)}</th>${cells.map((c) => `<td>${escapeHtml(c)}</td>`).join('')}</tr>`
+}
+
+function table (id, caption, head, rows) {
+  return `<table id="${id}"><caption>${escapeHtml(caption)}</caption>` +
+    `<thead><tr><th></th>${head.map((h) => `<th scope="col">${escapeHtml(h)}</th>`).join('')}</tr></thead>` +
+    `<tbody>${rows.join('')}</tbody></table>`
+}
+
+function urlOf (result) {
+  return Array.isArray(result.url) ? result.url.join(', ') : (result.url || result.socketPath || '—')
+}
+
+function rateOf (result) {
+  if (!result.rate) return 'none: as fast as answered'
+  return `${integer(result.rate.target)} req/s target, ${number(result.rate.achieved, 2)} achieved`
+}
+
+function runTable (runs) {
+  const names = runs.map((r) => r.name)
+  const each = (fn) => runs.map(({ result }) => fn(result))
+  return table('run', 'Run', names, [
+    row('url', 'URL', each(urlOf)),
+    row('start', 'Started', each((r) => date(r.start))),
+    row('duration', 'Duration', each((r) => `${number(r.duration, 2)} s`)),
+    row('connections', 'Connections', each((r) => integer(r.connections))),
+    row('pipelining', 'Pipelining', each((r) => integer(r.pipelining))),
+    row('workers', 'Worker threads', each((r) => r.workers ? integer(r.workers) : 'none')),
+    row('rate', 'Rate', each(rateOf)),
+    row('sampleInt', 'Sample interval', each((r) => `${integer(r.sampleInt || 1000)} ms`)),
+    row('sent', 'Requests sent', each((r) => integer(r.requests.sent === undefined ? r.requests.total : r.requests.sent))),
+    row('total', 'Responses', each((r) => integer(r.requests.total)))
+  ])
+}
+
+const LATENCY_ROWS = [
+  ['p50', 'p50'], ['p75', 'p75'], ['p90', 'p90'], ['p99', 'p99'], ['p99_9', 'p99.9'],
+  ['p99_99', 'p99.99'], ['p99_999', 'p99.999'], ['max', 'max'], ['mean', 'mean'], ['stddev', 'stddev']
+]
+
+function latencyTable (runs) {
+  const columns = []
+  for (const { name, result } of runs) {
+    columns.push({ head: runs.length > 1 ? name : 'Latency', stats: result.latency })
+    if (result.latencyUncorrected) {
+      columns.push({ head: runs.length > 1 ? `${name} (uncorrected)` : 'Latency (uncorrected)', stats: result.latencyUncorrected })
+    }
+  }
+  return table('latency', 'Latency (ms)', columns.map((c) => c.head),
+    LATENCY_ROWS.map(([key, label]) => row(`latency-${key}`, label, columns.map((c) => number(c.stats[key])))))
+}
+
+function statusTable (runs) {
+  const codes = [...new Set(runs.flatMap(({ result }) => Object.keys(result.statusCodeStats || {})))].sort()
+  const countOf = (result, code) => (result.statusCodeStats || {})[code] ? result.statusCodeStats[code].count : 0
+  return table('status', 'Status codes', runs.map((r) => r.name), [
+    ...codes.map((code) => row(`status-${code}`, code, runs.map(({ result }) => integer(countOf(result, code))))),
+    row('non2xx', 'non-2xx', runs.map(({ result }) => integer(result.non2xx || 0))),
+    row('responses', 'all responses', runs.map(({ result }) => integer(result.requests.total)))
+  ])
+}
+
+function errorTable (runs) {
+  const causes = [...new Set([...CAUSES, ...runs.flatMap(({ result }) => Object.keys(result.errorsByCause || {}))])]
+  const codes = [...new Set(runs.flatMap(({ result }) => Object.keys(result.errorCodes || {})))].sort()
+  const cells = (fn) => runs.map(({ result }) => integer(fn(result) || 0))
+  return table('errors', 'Errors', runs.map((r) => r.name), [
+    ...causes.map((cause) => row(`cause-${cause}`, `by cause: ${cause}`, cells((r) => (r.errorsByCause || {})[cause]))),
+    ...codes.map((code) => row(`code-${code}`, `by code: ${code}`, cells((r) => (r.errorCodes || {})[code]))),
+    row('errors', 'all errors', cells((r) => r.errors)),
+    row('timeouts', 'of which timeouts', cells((r) => r.timeouts))
+  ])
+}
+
+function thresholdTables (runs) {
+  return runs.filter(({ result }) => Array.isArray(result.thresholds) && result.thresholds.length > 0)
+    .map(({ name, result }, i) => {
+      const rows = result.thresholds.map((th, k) =>
+        `<tr data-key="threshold-${k}" class="${th.ok ? 'pass' : 'fail'}"><th scope="row">${escapeHtml(th.expression)}</th>` +
+        `<td>${escapeHtml(typeof th.value === 'number' ? number(th.value) : th.value)}</td>` +
+        `<td>${th.ok ? '✔ pass' : '✗ fail'}</td></tr>`)
+      // One result: the section's heading says it all.
+      const caption = runs.length > 1 ? `<caption>${escapeHtml(name)}</caption>` : ''
+      return `<table id="thresholds-${i}" class="thresholds">${caption}` +
+        '<thead><tr><th scope="col">Threshold</th><th scope="col">Measured</th><th scope="col">Result</th></tr></thead>' +
+        `<tbody>${rows.join('')}</tbody></table>`
+    }).join('\n')
+}
+
+// printResult's colours are decided from the environment (FORCE_COLOR),
+// not only from the stream: whatever it decides, no escape codes in a page.
+
+// Blank lines around it are the terminal's spacing, not the page's (and an
+// HTML parser drops a <pre>'s first newline anyway).
+function cliText (result) {
+  let text = printResult(result, { outputStream: { isTTY: false } })
+  // Without a response the CLI says why after the summary: so does the page.
+  if (result.requests && result.requests.total === 0) text += printResult.noResponseLine(result)
+  return stripVTControlCharacters(text).replace(/^\n+|\n+$/g, '')
+}
+
+function cliTables (runs) {
+  return runs.map(({ name, result }, i) =>
+    `<figure class="cli"><figcaption>${escapeHtml(runs.length > 1 ? name : 'As printed by the CLI')}</figcaption>` +
+    `<pre id="cli-${i}">${escapeHtml(cliText(result))}</pre></figure>`).join('\n')
+}
+
+module.exports = { escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, thresholdTables, cliTables, cliText }

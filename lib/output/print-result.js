@@ -1,0 +1,227 @@
+'use strict'
+
+// printResult(result, opts) → the text autocannon prints after a run: the
+// latency table, the Req/Sec and Bytes/Sec table, optional status code and
+// percentile tables, and the summary lines. Latency is kept to a hundredth
+// of a millisecond, as the recorder measures microseconds: "0.25 ms" rather
+// than autocannon's "0 ms".
+
+const { OPTIONS } = require('../core/options')
+
+const DEFAULTS = {
+  outputStream: process.stderr,
+  renderResultsTable: OPTIONS.renderResultsTable.default,
+  renderLatencyTable: OPTIONS.renderLatencyTable.default,
+  renderStatusCodes: OPTIONS.renderStatusCodes.default,
+  verbose: OPTIONS.verbose.default
+}
+
+const PERCENTILES = [0.001, 0.01, 0.1, 1, 2.5, 10, 25, 50, 75, 90, 97.5, 99, 99.9, 99.99, 99.999]
+
+// Colour only for a terminal, and never when NO_COLOR is set (no-color.org)
+// or FORCE_COLOR=0; FORCE_COLOR=1 asks for it even without a terminal.
+function wantsColor (stream, env = process.env) {
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '') return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false'
+  if (env.TERM === 'dumb') return false
+  return Boolean(stream && stream.isTTY)
+}
+
+// The four basic ANSI styles the output uses, or plain strings. Not chalk:
+// loading it (with supports-color and os) was ~7 ms of a 100-request run,
+// and wantsColor above already makes the only decision chalk would make.
+const STYLES = { bold: [1, 22], cyan: [36, 39], green: [32, 39], redBright: [91, 39] }
+
+function colorsFor (stream) {
+  const on = wantsColor(stream)
+  const colors = {}
+  for (const [name, [open, close]] of Object.entries(STYLES)) {
+    colors[name] = on ? (text) => `\u001b[${open}m${text}\u001b[${close}m` : (text) => String(text)
+  }
+  return colors
+}
+
+// Milliseconds to at most two decimals: 0.251 → "0.25", 20 → "20".
+function ms (value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
+  return String(Math.round(value * 100) / 100)
+}
+
+// Req/Sec values with thousands separators: 70713.61 → "70,713.61".
+// Not Intl.NumberFormat: creating one loads ICU data, ~10 ms of a
+// 100-request run.
+function count (value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
+  const [whole, fraction] = String(Math.round(Math.abs(value) * 100) / 100).split('.')
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return (value < 0 && (whole !== '0' || fraction) ? '-' : '') + grouped + (fraction ? '.' + fraction : '')
+}
+
+function bytes (value) {
+  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
+  return require('pretty-bytes')(value)
+}
+
+// Totals in the summary: exact below 1000, then thousands ("251k").
+function abbreviate (value) {
+  return value < 1000 ? String(value) : `${Math.round(value / 1000)}k`
+}
+
+function makeTable (colors, head) {
+  const Table = require('cli-table3')
+  // No colours from cli-table3 itself: colorsFor decides, once, for the stream.
+  return new Table({ head: head.map((h) => colors.cyan(h)), style: { head: [], border: [] } })
+}
+
+function stat (stats, key) {
+  return stats ? stats[key] : undefined
+}
+
+// Where low values are better: the slow end matters.
+function lowRow (name, stats, fmt) {
+  return [name, ...['p2_5', 'p50', 'p97_5', 'p99', 'average', 'stddev', 'max'].map((k) => fmt(stat(stats, k)))]
+}
+
+// Where high values are better: the slow end is the low percentiles.
+function highRow (name, stats, fmt) {
+  return [name, ...['p1', 'p2_5', 'p50', 'p97_5', 'average', 'stddev', 'min'].map((k) => fmt(stat(stats, k)))]
+}
+
+function statusColor (colors, code) {
+  return Number(code) >= 400 ? colors.redBright : colors.cyan
+}
+
+// Target and achieved rate, and how far behind the plan the generator was
+// forced to fall (a server that cannot keep up, or too few connections).
+function rateLine (rate) {
+  let line = `target rate ${count(rate.target)} req/s, achieved ${count(rate.achieved)} req/s`
+  if (rate.late > 0) {
+    const p99 = rate.lateness ? rate.lateness.p99 : undefined
+    line += `; ${abbreviate(rate.late)} requests late, p99 lateness ${ms(p99)} ms`
+  }
+  return line
+}
+
+// "read 450, connect 50": the non-zero counts, largest first.
+function counts (byKey) {
+  return Object.keys(byKey).filter((k) => byKey[k] > 0).sort((a, b) => byKey[b] - byKey[a])
+    .map((k) => `${k} ${byKey[k]}`).join(', ')
+}
+
+// Why a run got no response at all, in one line (the CLI then exits 1).
+function noResponseLine (result) {
+  const url = Array.isArray(result.url) ? result.url.join(', ') : result.url
+  const sent = result.requests ? result.requests.sent : 0
+  if (result.errors > 0) {
+    const codes = result.errorCodes ? `; ${counts(result.errorCodes)}` : ''
+    return `no response from ${url}: ${result.errors} of ${sent} requests ended in errors (${counts(result.errorsByCause || {})}${codes})`
+  }
+  if (sent > 0) {
+    return `no response from ${url}: ${sent} requests were still waiting after ${result.duration}s (each may wait up to the timeout, -t)`
+  }
+  return `no response from ${url}: no request was sent in ${result.duration}s`
+}
+
+function printResult (result, opts) {
+  opts = Object.assign({}, DEFAULTS, opts)
+  const lines = []
+  const out = (text) => lines.push(text)
+
+  // Without a single response the tables would be all zeros: the summary
+  // lines below say what happened instead.
+  const responded = !(result.requests && result.requests.total === 0)
+  if (opts.verbose !== false && opts.renderResultsTable !== false && responded) {
+    const colors = colorsFor(opts.outputStream)
+    const withMs = (v) => `${ms(v)} ms`
+
+    const latency = makeTable(colors, ['Stat', '2.5%', '50%', '97.5%', '99%', 'Avg', 'Stdev', 'Max'])
+    latency.push(lowRow(colors.bold('Latency'), result.latency, withMs))
+    // Under a fixed rate `Latency` counts from when each request should have
+    // gone out (wrk2); the service time beside it shows what the server did
+    // once a request reached it.
+    if (result.latencyUncorrected) {
+      latency.push(lowRow(colors.bold('Latency (uncorrected)'), result.latencyUncorrected, withMs))
+    }
+    out('\n' + latency.toString())
+
+    const volume = makeTable(colors, ['Stat', '1%', '2.5%', '50%', '97.5%', 'Avg', 'Stdev', 'Min'])
+    volume.push(highRow(colors.bold('Req/Sec'), result.requests, count))
+    volume.push(highRow(colors.bold('Bytes/Sec'), result.throughput, bytes))
+    out(volume.toString())
+
+    if (opts.renderStatusCodes) {
+      const codes = makeTable(colors, ['Code', 'Count'])
+      const stats = result.statusCodeStats || {}
+      for (const code of Object.keys(stats)) {
+        codes.push([statusColor(colors, code)(code), count(stats[code].count)])
+      }
+      out(codes.toString())
+    }
+
+    out('')
+    out(result.sampleInt === undefined || result.sampleInt === 1000
+      ? 'Req/Bytes counts sampled once per second.'
+      : `Req/Bytes counts sampled every ${result.sampleInt / 1000} seconds.`)
+    out(`# of samples: ${result.samples}`)
+    out('')
+
+    if (opts.renderLatencyTable) {
+      const table = makeTable(colors, ['Percentile', 'Latency (ms)'])
+      for (const p of PERCENTILES) {
+        table.push([colors.bold(String(p)), ms(stat(result.latency, `p${p}`.replace('.', '_')))])
+      }
+      out(table.toString())
+      out('')
+    }
+  }
+
+  if (result.rate) out(rateLine(result.rate))
+  if (result.non2xx) {
+    out(`${result['2xx']} 2xx responses, ${result.non2xx} non 2xx responses`)
+  }
+  const sent = result.requests.sent === undefined ? result.requests.total : result.requests.sent
+  out(`${abbreviate(sent)} requests in ${result.duration}s, ${bytes(result.throughput.total)} read`)
+  if (result.errors) {
+    out(`${abbreviate(result.errors)} errors (${abbreviate(result.timeouts || 0)} timeouts)`)
+    if (result.errorsByCause) out(`  by cause: ${counts(result.errorsByCause)}`)
+    if (result.errorCodes) out(`  by code: ${counts(result.errorCodes)}`)
+  }
+  if (result.mismatches) {
+    out(`${abbreviate(result.mismatches)} requests with mismatched body`)
+  }
+  if (result.resets) {
+    out(`request pipeline was reset ${abbreviate(result.resets)} ${result.resets === 1 ? 'time' : 'times'}`)
+  }
+
+  if (result.thresholds && result.thresholds.length) out('\n' + thresholdsTable(result.thresholds, colorsFor(opts.outputStream)))
+
+  return lines.join('\n') + '\n'
+}
+
+// A measured value in its threshold's unit: "312.5 ms", "0.3%", "5,120 req/s".
+function measured (t) {
+  switch (t.unit) {
+    case 'ms': return `${ms(t.value)} ms`
+    case '%': return `${count(t.value)}%`
+    case 'B/s': return `${bytes(t.value)}/s`
+    case 'req/s': return `${count(t.value)} req/s`
+    default: return count(t.value)
+  }
+}
+
+function thresholdsTable (thresholds, colors) {
+  const table = makeTable(colors, ['Threshold', 'Measured', ''])
+  for (const t of thresholds) {
+    table.push([t.expression, measured(t), t.ok ? colors.green('✔ pass') : colors.redBright('✗ fail')])
+  }
+  const failed = thresholds.filter((t) => !t.ok).length
+  return table.toString() + '\n' + (failed ? `${failed} of ${thresholds.length} thresholds failed` : `all ${thresholds.length} thresholds passed`)
+}
+
+module.exports = printResult
+module.exports.printResult = printResult
+module.exports.wantsColor = wantsColor
+module.exports.colorsFor = colorsFor
+module.exports.formatMs = ms
+module.exports.noResponseLine = noResponseLine
+module.exports.thresholdsTable = thresholdsTable

@@ -1,0 +1,218 @@
+'use strict'
+
+// Raw run data (from recorder.snapshot(), one per run, worker, process or
+// machine) → autocannon's result object. Histograms are merged bucket by
+// bucket, so percentiles of the merge equal those of one run that saw
+// every request. Per-interval samples are aligned by time, not by arrival
+// order: samples of runs that overlapped in time are summed (they were
+// load on the server at once), samples of runs that did not are kept apart.
+
+const { createCountHistogram, createLatencyHistogram, decode, encode, addEncoded, toStats } = require('./histogram')
+const { noErrorsByCause } = require('../core/errors')
+const { maskSecrets } = require('../core/redact')
+const { DEFAULTS } = require('../core/options')
+
+const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
+  'mismatches', 'non2xx', 'resets', 'late', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
+
+function time (value) {
+  return value instanceof Date ? value.getTime() : new Date(value).getTime()
+}
+
+function maskUrl (url) {
+  return Array.isArray(url) ? url.map(maskSecrets) : maskSecrets(url)
+}
+
+// Samples of all runs, one slot per interval: counts summed, latency
+// histograms added (a slot's percentiles are those of every response the
+// server sent in it, whichever run or machine saw it).
+function mergeSeries (raws, sampleInt) {
+  let origin = Infinity
+  for (const r of raws) origin = Math.min(origin, time(r.start))
+  const slots = new Map()
+  for (const r of raws) {
+    for (const [end, requests, bytes, errors = 0, latency = null] of r.series || []) {
+      const slot = Math.round((end - origin) / sampleInt)
+      const acc = slots.get(slot)
+      if (acc) {
+        acc.requests += requests
+        acc.bytes += bytes
+        acc.errors += errors
+        acc.time = Math.min(acc.time, end)
+        acc.parts.push(latency)
+      } else {
+        slots.set(slot, { time: end, requests, bytes, errors, parts: [latency] })
+      }
+    }
+  }
+  return [...slots.keys()].sort((a, b) => a - b).map((slot) => {
+    const { parts, ...acc } = slots.get(slot)
+    acc.latency = parts.length === 1 ? parts[0] : addParts(parts)
+    return acc
+  })
+}
+
+// A slot's parts added up: a histogram, encoded once by seriesOf.
+function addParts (parts) {
+  const sum = createLatencyHistogram()
+  for (const part of parts) {
+    if (typeof part === 'string' && part !== '') addEncoded(sum, part)
+    else if (part) sum.add(part)
+  }
+  return sum
+}
+
+// The per-interval series of the result: what a report plots and a merge
+// sums, with each interval's latency histogram for merging across machines.
+function seriesOf (slots, sampleInt) {
+  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], latency: [] }
+  for (const slot of slots) {
+    const h = slot.latency ? decode(slot.latency) : null
+    const at = (p) => h && h.totalCount ? Math.round(h.getValueAtPercentile(p)) / 1000 : 0
+    series.time.push(slot.time)
+    series.requests.push(slot.requests)
+    series.bytes.push(slot.bytes)
+    series.errors.push(slot.errors)
+    series.latencyP50.push(at(50))
+    series.latencyP99.push(at(99))
+    series.latency.push(!slot.latency ? '' : typeof slot.latency === 'string' ? slot.latency : encode(slot.latency))
+  }
+  return series
+}
+
+// Into a new histogram: in-process snapshots hand over the recorder's own
+// histograms, which must not grow with every aggregation.
+function mergeHistograms (raws, field) {
+  let merged = null
+  for (const r of raws) {
+    if (!r[field]) continue
+    if (merged === null) merged = createLatencyHistogram()
+    if (typeof r[field] === 'string') addEncoded(merged, r[field])
+    else merged.add(r[field])
+  }
+  return merged
+}
+
+// min and max at their bucket's edges, as the percentiles are: the same
+// whether the histogram was encoded on the way (decoding keeps buckets,
+// not the exact extremes) or not.
+const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
+
+function aggregateResult (results, opts = {}) {
+  const raws = Array.isArray(results) ? results : [results]
+  if (raws.length === 0) throw new TypeError('aggregateResult needs at least one result')
+  const sampleInt = Number(opts.sampleInt) || DEFAULTS.sampleInt
+
+  const totals = {}
+  for (const f of COUNT_FIELDS) totals[f] = 0
+  const statusCodeStats = {}
+  const errorsByCause = noErrorsByCause()
+  const errorCodes = {}
+  let start = Infinity
+  let finish = -Infinity
+  for (const r of raws) {
+    for (const f of COUNT_FIELDS) totals[f] += r[f] || 0
+    for (const code of Object.keys(r.statusCodeStats || {})) {
+      statusCodeStats[code] = { count: (statusCodeStats[code] ? statusCodeStats[code].count : 0) + r.statusCodeStats[code].count }
+    }
+    for (const cause of Object.keys(r.errorsByCause || {})) {
+      errorsByCause[cause] = (errorsByCause[cause] || 0) + r.errorsByCause[cause]
+    }
+    for (const code of Object.keys(r.errorCodes || {})) {
+      errorCodes[code] = (errorCodes[code] || 0) + r.errorCodes[code]
+    }
+    start = Math.min(start, time(r.start))
+    finish = Math.max(finish, time(r.finish))
+  }
+
+  const series = mergeSeries(raws, sampleInt)
+  const requestsHist = createCountHistogram()
+  const throughputHist = createCountHistogram()
+  for (const slot of series) {
+    requestsHist.recordValue(slot.requests)
+    throughputHist.recordValue(slot.bytes)
+  }
+
+  const latencyHist = mergeHistograms(raws, 'latencies') || createLatencyHistogram()
+  const latency = toStats(latencyHist, LATENCY_STATS)
+  latency.totalCount = latencyHist.totalCount
+
+  const requests = toStats(requestsHist)
+  requests.total = totals.totalCompletedRequests
+  requests.sent = totals.totalRequests
+  requests.inFlight = totals.inFlight
+
+  const throughput = toStats(throughputHist)
+  throughput.total = totals.totalBytes
+
+  const result = {
+    title: opts.title,
+    url: maskUrl(opts.url),
+    socketPath: opts.socketPath,
+    // Set only with --proxy ("env", or the URL with its credentials masked):
+    // the figures are those of the target behind that proxy.
+    proxy: opts.proxy ? maskSecrets(opts.proxy) : undefined,
+    connections: opts.connections === undefined ? DEFAULTS.connections : opts.connections,
+    sampleInt,
+    pipelining: opts.pipelining === undefined ? DEFAULTS.pipelining : opts.pipelining,
+    workers: opts.workers || undefined,
+    duration: raws.length === 1 ? raws[0].duration : Math.round(finish - start) / 1000,
+    samples: series.length,
+    start: new Date(start),
+    finish: new Date(finish),
+    errors: totals.errors,
+    timeouts: totals.timeouts,
+    errorsByCause,
+    errorCodes,
+    mismatches: totals.mismatches,
+    non2xx: totals.non2xx,
+    resets: totals.resets,
+    '1xx': totals['1xx'],
+    '2xx': totals['2xx'],
+    '3xx': totals['3xx'],
+    '4xx': totals['4xx'],
+    '5xx': totals['5xx'],
+    statusCodeStats,
+    latency,
+    requests,
+    throughput
+  }
+
+  const uncorrected = mergeHistograms(raws, 'latenciesUncorrected')
+  if (uncorrected) {
+    result.latencyUncorrected = toStats(uncorrected, LATENCY_STATS)
+    result.latencyUncorrected.totalCount = uncorrected.totalCount
+  }
+  const lateness = totals.targetRate ? mergeHistograms(raws, 'lateness') : null
+  if (totals.targetRate) {
+    // Under a fixed rate: what was asked, what was done, and how far the
+    // requests that could not go on time fell behind the plan.
+    result.rate = {
+      target: totals.targetRate,
+      achieved: result.duration > 0 ? Math.round(totals.totalCompletedRequests / result.duration * 100) / 100 : 0,
+      late: totals.late,
+      lateness: lateness ? toStats(lateness, LATENCY_STATS) : undefined
+    }
+  }
+  // Added last, after every field autocannon's result has.
+  // What a saved result needs to be drawn, compared or merged again:
+  // histograms travel encoded (lossless), as between workers.
+  result.histograms = {
+    latency: encode(latencyHist),
+    latencyUncorrected: uncorrected ? encode(uncorrected) : undefined,
+    lateness: lateness ? encode(lateness) : undefined,
+    requests: encode(requestsHist),
+    throughput: encode(throughputHist)
+  }
+  result.series = seriesOf(series, sampleInt)
+  if (opts.thresholds && opts.thresholds.length) {
+    result.thresholds = require('./thresholds').evaluateThresholds(opts.thresholds, result)
+  }
+  // Which part of a sharded run this is, and the start time the shards
+  // shared: what `autocannon merge` counts and checks.
+  if (opts.shard) result.shard = { index: opts.shard.index, count: opts.shard.count }
+  if (opts.startAt !== undefined) result.startAt = new Date(opts.startAt)
+  return result
+}
+
+module.exports = { aggregateResult, mergeSeries }

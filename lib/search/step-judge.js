@@ -1,0 +1,306 @@
+'use strict'
+
+// Whether one step of a capacity search (issue 13) passed: its achieved
+// rate, its SLOs on corrected latency, its errors, enough requests for its
+// percentiles, and whether our own process was the limit. Pure: a result
+// in, a verdict with its reasons out.
+//
+// Lessons it keeps: trafficgen (judge the achieved rate, not the attempted
+// one), seed 004 (wrk2 at -R 1100 achieved 1045/s: such a step must not
+// pass), MLPerf LoadGen (a percentile needs enough samples behind it).
+
+const { parseThreshold, evaluateThresholds } = require('../results/thresholds')
+const { decode } = require('../results/histogram')
+
+const JUDGE_DEFAULTS = Object.freeze({
+  minTailSamples: 10,
+  // A Node process at 90% of its threads' time has no slack left for
+  // timers: sends go late, responses are read late.
+  maxGeneratorCpu: 0.9,
+  // ms. A p99 event-loop delay of 50 ms delays 1% of sends or reads by
+  // 50 ms or more: enough to break a typical p99 SLO on its own, and well
+  // above the few ms GC pauses cost a healthy run.
+  maxLoopDelay: 50,
+  // An error is a request that got no response at all; without an errors
+  // SLO, more than 1% of them means the server is not sustaining the rate,
+  // whatever latency the answered requests saw. 1%, not 0: a long step at
+  // a high rate meets a few resets that say nothing about capacity.
+  impliedErrors: 'errors<1%',
+  // 5xx is the server saying it did not serve the request. A server that
+  // sheds load answers 503 in microseconds, so latency SLOs alone would
+  // call any rate sustained. Without a non2xx SLO, 5xx responses are
+  // bounded like errors. 3xx and 4xx are not: benchmarking a redirect or
+  // a 404 page is legitimate.
+  implied5xxPercent: 1
+})
+
+// Achieved may fall short of the target by this much, or by 2 requests over
+// the step (a step boundary can cut a send on either side), whichever is
+// larger: sends follow an even plan, so a larger shortfall is the generator
+// or the server falling behind (seed 004: 1045 of 1100 is 5% short).
+const ACHIEVED_TOLERANCE = 0.01
+const ACHIEVED_SLACK_REQUESTS = 2
+
+function parseSlos (slos) {
+  return (slos || []).map((s) => typeof s === 'string' ? parseThreshold(s) : s)
+}
+
+function isUpperBound (slo) {
+  return slo.operator === '<' || slo.operator === '<='
+}
+
+// Requests a step needs for a pN bound to mean something: at least
+// minTailSamples of them above the percentile, i.e. n >= k / (1 - N/100):
+// 1,000 for p99, 10,000 for p99.9. With fewer, pN is (close to) the
+// maximum, one slow request away from a different verdict. This is a point
+// estimate with a tail big enough to be stable (±√10 ≈ ±30% of the tail
+// count), not MLPerf's binomial claim that the true p99 is within the
+// bound at 99% confidence: that one needs no over-bound request in 459,
+// or few in thousands, and reports a lower rate for the same server. The
+// confirmation step, at twice the length, is our guard against luck.
+function requiredSamples (percentile, minTailSamples = JUDGE_DEFAULTS.minTailSamples) {
+  if (!(percentile < 100)) return Infinity
+  // Rounded before ceil: 10 / (1 - 0.99) is 1000.0000000000009 in floats.
+  return Math.ceil(Number((minTailSamples * 100 / (100 - percentile)).toFixed(6)))
+}
+
+// The most samples any SLO of the list needs (0 when none is a percentile).
+function samplesNeeded (slos, minTailSamples = JUDGE_DEFAULTS.minTailSamples) {
+  let need = 0
+  for (const slo of parseSlos(slos)) {
+    if (slo.kind === 'latency' && slo.percentile !== undefined && isUpperBound(slo)) {
+      need = Math.max(need, requiredSamples(slo.percentile, minTailSamples))
+    }
+  }
+  return need
+}
+
+// Recorded latencies (µs) strictly above a bound in ms. The bucket holding
+// the bound itself is not counted: a fail needs evidence beyond it.
+function countAbove (histogram, limitMs) {
+  if (!histogram || histogram.totalCount === 0) return 0
+  const last = histogram.countsArrayLength - 1
+  const from = Math.max(histogram.countsArrayIndex(Math.round(limitMs * 1000)) + 1, 0)
+  const to = Math.min(histogram.countsArrayIndex(histogram.maxValue), last)
+  let count = 0
+  for (let i = from; i <= to; i++) count += histogram.getCountAtIndex(i)
+  return count
+}
+
+// Formatting shared by reasons and the closing sentence.
+function fmtRate (value) {
+  return Math.round(value).toLocaleString('en-US')
+}
+
+function fmtMs (value) {
+  if (!Number.isFinite(value)) return String(value)
+  return value >= 10 ? Math.round(value).toLocaleString('en-US') : String(Number(value.toPrecision(2)))
+}
+
+function fmtPercent (fraction) {
+  const p = fraction * 100
+  return (p === 0 ? '0' : p >= 10 ? String(Math.round(p)) : String(Number(p.toPrecision(2)))) + '%'
+}
+
+function fmtLimit (slo) {
+  if (slo.kind === 'latency') return `${fmtMs(slo.limit)} ms`
+  if (slo.unit === '%') return `${slo.limit}%`
+  if (slo.unit === 'req/s') return `${fmtRate(slo.limit)} req/s`
+  return slo.unit ? `${slo.limit.toLocaleString('en-US')} ${slo.unit}` : slo.limit.toLocaleString('en-US')
+}
+
+// "p99 < 200 ms": an SLO as the sentence states it.
+function sloText (slo) {
+  return `${slo.metric} ${slo.operator} ${fmtLimit(slo)}`
+}
+
+// "p99 412 ms": what a check measured, in the SLO's unit.
+function measuredText (slo, value) {
+  if (slo.kind === 'latency') return `${slo.metric} ${fmtMs(value)} ms`
+  if (slo.unit === '%') return `${slo.metric} ${String(Number(value.toPrecision(3)))}%`
+  if (slo.unit === 'req/s') return `${slo.metric} ${fmtRate(value)} req/s`
+  return `${slo.metric} ${value.toLocaleString('en-US')}${slo.unit ? ' ' + slo.unit : ''}`
+}
+
+function latencyOf (result, key) {
+  return result.latency && typeof result.latency[key] === 'number' ? result.latency[key] : null
+}
+
+/**
+ * Judges one step's result against its target rate and the SLOs.
+ *
+ * @param {object} result an autocannon result for the step (see lib/result.js),
+ *   plus `generator: { cpu, loopDelayP99 }` measured by the engine.
+ * @param {object} opts
+ * @param {number} [opts.target] the step's planned rate (req/s); result.rate.target if absent
+ * @param {Array<string|object>} [opts.slos] SLO expressions or parseThreshold() objects
+ * @param {number} [opts.minTailSamples=10] requests a pN bound needs above the percentile
+ * @param {number} [opts.maxGeneratorCpu=0.9] generator CPU (fraction of its threads) taken as saturated
+ * @param {number} [opts.maxLoopDelay=50] generator event-loop delay p99 (ms) taken as saturated
+ * @returns {{ verdict: 'pass'|'fail'|'inconclusive'|'generator-bound', reasons: string[],
+ *   values: object, checks: object[], needSamples: number }}
+ */
+function judgeStep (result, opts = {}) {
+  const {
+    slos = [],
+    minTailSamples = JUDGE_DEFAULTS.minTailSamples,
+    maxGeneratorCpu = JUDGE_DEFAULTS.maxGeneratorCpu,
+    maxLoopDelay = JUDGE_DEFAULTS.maxLoopDelay
+  } = opts
+  const target = opts.target !== undefined ? opts.target : (result.rate ? result.rate.target : undefined)
+  if (!(target > 0)) throw new TypeError('judgeStep needs the step\'s target rate')
+  const userSlos = parseSlos(slos)
+
+  const duration = result.duration > 0 ? result.duration : 0
+  const responses = result.requests ? result.requests.total || 0 : 0
+  const errors = result.errors || 0
+  const ended = responses + errors
+  const achieved = result.rate && typeof result.rate.achieved === 'number'
+    ? result.rate.achieved
+    : duration ? responses / duration : 0
+  const histogram = result.histograms && result.histograms.latency ? decode(result.histograms.latency) : null
+  const samples = result.latency && typeof result.latency.totalCount === 'number'
+    ? result.latency.totalCount
+    : histogram ? histogram.totalCount : responses
+  const values = {
+    target,
+    achieved,
+    p50: latencyOf(result, 'p50'),
+    p99: latencyOf(result, 'p99'),
+    p999: latencyOf(result, 'p99_9'),
+    errors,
+    errorRatio: ended ? errors / ended : 0,
+    serverErrors: result['5xx'] || 0,
+    samples,
+    duration
+  }
+
+  const checks = []
+  const check = (entry) => { checks.push(entry); return entry }
+
+  // An errored request ended too: it is judged by the error bound, not a
+  // second time as a shortfall, or a user's `errors<5%` would be overruled
+  // by this 1%.
+  const endedRate = achieved + (duration ? errors / duration : 0)
+  const allowed = Math.max(target * ACHIEVED_TOLERANCE, duration ? ACHIEVED_SLACK_REQUESTS / duration : 0)
+  const short = target - endedRate > allowed
+  check({
+    name: 'achieved',
+    kind: 'achieved',
+    ok: !short,
+    value: endedRate,
+    limit: target,
+    measured: `achieved ${fmtRate(endedRate)} of ${fmtRate(target)} req/s`,
+    reason: `achieved ${fmtRate(endedRate)} of ${fmtRate(target)} req/s`
+  })
+
+  const list = [...userSlos]
+  const implied = new Set()
+  if (!userSlos.some((s) => s.metric === 'errors')) {
+    const slo = parseThreshold(JUDGE_DEFAULTS.impliedErrors)
+    implied.add(slo)
+    list.push(slo)
+  }
+  // The thresholds module decodes the histogram itself when given a string;
+  // handing it the decoded one saves a second decode.
+  const view = histogram ? { ...result, histograms: { ...result.histograms, latency: histogram } } : result
+  const evaluated = evaluateThresholds(list, view)
+  let needSamples = 0
+  list.forEach((slo, i) => {
+    const e = evaluated[i]
+    const measured = measuredText(slo, e.value)
+    const entry = { name: slo.expression, kind: slo.kind, metric: slo.metric, ok: e.ok, value: e.value, limit: slo.limit, measured, implied: implied.has(slo) }
+    entry.reason = e.ok
+      ? `${measured} within ${slo.expression}`
+      : `${measured} breaks ${sloText(slo)}${entry.implied ? ' (implied: no errors SLO given)' : ''}`
+    if (slo.kind === 'latency' && slo.percentile !== undefined && isUpperBound(slo)) {
+      const need = requiredSamples(slo.percentile, minTailSamples)
+      if (samples < need) {
+        // Too few to pass. A fail stands only on evidence of its own:
+        // minTailSamples requests beyond the bound.
+        const over = histogram ? countAbove(histogram, slo.limit) : 0
+        if (e.ok || over < minTailSamples) {
+          entry.ok = null
+          needSamples = Math.max(needSamples, need)
+          entry.reason = `${slo.metric} from ${samples.toLocaleString('en-US')} requests: ` +
+            `${need.toLocaleString('en-US')} needed for ${minTailSamples} above ${slo.metric}`
+        }
+      }
+    }
+    check(entry)
+  })
+
+  if (!userSlos.some((s) => s.metric === 'non2xx') && responses > 0) {
+    const bound = JUDGE_DEFAULTS.implied5xxPercent
+    const ratio = values.serverErrors / responses
+    const ok = ratio * 100 < bound
+    const measured = `5xx ${fmtPercent(ratio)}`
+    check({
+      name: `5xx<${bound}%`,
+      kind: 'count',
+      metric: '5xx',
+      ok,
+      value: ratio * 100,
+      limit: bound,
+      measured,
+      implied: true,
+      reason: ok ? `${measured} within 5xx < ${bound}%` : `${measured} breaks 5xx < ${bound}% (implied: no non2xx SLO given)`
+    })
+  }
+
+  const failed = checks.filter((c) => c.ok === false)
+  const unsure = checks.filter((c) => c.ok === null)
+  let verdict = failed.length ? 'fail' : unsure.length ? 'inconclusive' : 'pass'
+  const reasons = (failed.length ? failed : unsure).map((c) => c.reason)
+
+  // A latency or rate miss while our own process is saturated says nothing
+  // about the server: the requests were late leaving, or the responses late
+  // being read. Errors alone are the server's (or the network's).
+  if (verdict === 'fail' && failed.some((c) => c.kind === 'latency' || c.kind === 'achieved')) {
+    const why = saturation(result, { maxGeneratorCpu, maxLoopDelay })
+    if (why) {
+      verdict = 'generator-bound'
+      reasons.unshift(why)
+    }
+  }
+  return { verdict, reasons, values, checks, needSamples: verdict === 'inconclusive' ? needSamples : 0 }
+}
+
+// Why the generator counts as saturated, or null. CPU near all of its
+// threads' time is saturation by itself. A late event loop is saturation
+// when the server's own service time (uncorrected latency: from the actual
+// send) is less than half the corrected latency: most of the time was spent
+// before requests left us. An overloaded server queues requests after they
+// are sent, which raises both.
+function saturation (result, { maxGeneratorCpu, maxLoopDelay }) {
+  const g = result.generator
+  if (!g) return null
+  if (typeof g.cpu === 'number' && g.cpu >= maxGeneratorCpu) {
+    return `generator saturated: CPU ${fmtPercent(g.cpu)} of its threads`
+  }
+  if (typeof g.loopDelayP99 === 'number' && g.loopDelayP99 > maxLoopDelay) {
+    const service = result.latencyUncorrected ? result.latencyUncorrected.p50 : null
+    const corrected = latencyOf(result, 'p50')
+    if (service === null || corrected === null) {
+      return `generator saturated: event-loop delay p99 ${fmtMs(g.loopDelayP99)} ms`
+    }
+    if (service < corrected / 2) {
+      return `generator saturated: event-loop delay p99 ${fmtMs(g.loopDelayP99)} ms ` +
+        `while service time p50 is ${fmtMs(service)} ms of ${fmtMs(corrected)} ms`
+    }
+  }
+  return null
+}
+
+module.exports = {
+  judgeStep,
+  requiredSamples,
+  samplesNeeded,
+  parseSlos,
+  sloText,
+  measuredText,
+  fmtRate,
+  fmtMs,
+  fmtPercent,
+  JUDGE_DEFAULTS
+}

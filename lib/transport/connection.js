@@ -1,0 +1,162 @@
+'use strict'
+
+// One connection's socket, apart from the protocol spoken on it (as
+// undici's connect.js is apart from client-h1): opened through the
+// target's transport (lib/transport.js: TCP, TLS, a proxy's tunnel), its
+// ready moment, its end and close, one failure counted once, the back-off
+// before it opens again, and the timeouts the run's sweep checks.
+//
+// The protocol (lib/client.js, HTTP/1.1) is driven through a fixed set of
+// calls, the same for any protocol: onOpen() before each socket, onReady()
+// once it can write, onData(buf, start, end) for what it reads, onEnd()
+// when the peer ends, onClose(connected) → an error to count or null,
+// onFail(err, connected) for the requests lost, dropInFlight(), and
+// nothingLeft()/finish() when it is closed for good. It answers
+// `inFlight`, `sentOnSocket`, `done` and oldestSentAt() back.
+
+const { performance } = require('perf_hooks')
+const { RequestTimeoutError } = require('../core/errors')
+
+// A connection that keeps failing waits before it tries again, from 5 ms
+// doubling up to this; with an amount, failures use up the amount, so a
+// run against a dead target ends soon instead of creeping.
+const MAX_BACKOFF_MS = 1000
+const MAX_BACKOFF_AMOUNT_MS = 50
+
+class Connection {
+  constructor (protocol, connect, { timeoutMs, amount }) {
+    this.protocol = protocol
+    this.connect = connect
+    this.timeoutMs = timeoutMs
+    this.maxBackoff = amount ? MAX_BACKOFF_AMOUNT_MS : MAX_BACKOFF_MS
+    this.socket = null
+    this.connected = false
+    this.connectStartedAt = 0
+    this.countedFailure = false
+    this.failures = 0
+    this.reconnectTimer = null
+    this.stopped = false
+  }
+
+  open () {
+    this.reconnectTimer = null
+    if (this.stopped) return
+    this.protocol.onOpen()
+    this.connected = false
+    this.countedFailure = false
+    this.connectStartedAt = performance.now()
+    this.attach(this.connect(this))
+  }
+
+  attach (socket) {
+    this.socket = socket
+    socket.on('error', (err) => this.onSocketError(socket, err))
+    socket.on('end', () => this.onSocketEnd(socket))
+    socket.on('close', () => this.onSocketClose(socket))
+  }
+
+  // A transport whose socket is replaced once it is ready (a proxy's
+  // tunnel that becomes TLS): events of the old one are ignored from then
+  // on. False when the connection has moved on (stopped, failed, timed out).
+  upgrade (from, to) {
+    if (this.socket !== from || this.stopped) return false
+    this.attach(to)
+    return true
+  }
+
+  // --- called by the transport ---
+
+  onConnect () {
+    this.connected = true
+    this.protocol.onReady()
+  }
+
+  onData (buf, start, end) {
+    this.protocol.onData(buf, start, end)
+  }
+
+  // --- the socket's events ---
+
+  onSocketError (socket, err) {
+    if (socket !== this.socket) return
+    this.fail(err)
+  }
+
+  onSocketEnd (socket) {
+    if (socket !== this.socket) return
+    this.protocol.onEnd()
+    if (socket === this.socket) socket.destroy()
+  }
+
+  onSocketClose (socket) {
+    if (socket !== this.socket) return
+    const protocol = this.protocol
+    if (!this.stopped && !this.countedFailure) {
+      const err = protocol.onClose(this.connected)
+      if (err !== null) this.fail(err)
+    }
+    this.socket = null
+    this.connected = false
+    protocol.dropInFlight()
+    if (this.stopped || protocol.done) return
+    if (protocol.nothingLeft()) return protocol.finish()
+    // A connection closed before a single request went on it (a server
+    // that closes on accept, under a rate with nothing due yet) is a
+    // failure too for the back-off, though no request was lost.
+    if (!this.countedFailure && protocol.sentOnSocket === 0) this.failures++
+    let delay = 0
+    if (this.countedFailure || protocol.sentOnSocket === 0) {
+      // Back off on repeated failures so a dead server is not spun on.
+      delay = this.backoff(this.failures)
+    }
+    if (delay === 0) setImmediate(() => this.open())
+    else this.reconnectTimer = setTimeout(() => this.open(), delay)
+  }
+
+  // One failure of this connection, reported once; the protocol ends the
+  // requests it had in flight.
+  fail (err) {
+    if (this.countedFailure) return
+    this.countedFailure = true
+    this.failures++
+    this.protocol.onFail(err, this.connected)
+    if (this.socket) this.socket.destroy()
+  }
+
+  // A response came back: the failures in a row are over.
+  succeeded () {
+    this.failures = 0
+  }
+
+  // After `failures` in a row: nothing the first time, then 5 ms doubling.
+  backoff (failures) {
+    return failures <= 1 ? 0 : Math.min(this.maxBackoff, 5 * 2 ** (failures - 2))
+  }
+
+  // The socket is done with (reconnectRate reached, or the server said it
+  // closes): a new one at once, with nothing counted against this one.
+  recycle () {
+    const socket = this.socket
+    this.socket = null
+    socket.destroy()
+    setImmediate(() => this.open())
+  }
+
+  // Called by the run's sweep, not per request: no timer per request.
+  checkTimeout (now) {
+    if (this.socket === null || this.countedFailure) return
+    const since = this.protocol.inFlight > 0 ? this.protocol.oldestSentAt() : (this.connected ? 0 : this.connectStartedAt)
+    if (since !== 0 && now - since >= this.timeoutMs) {
+      this.fail(new RequestTimeoutError(this.timeoutMs / 1000, !this.connected))
+    }
+  }
+
+  stop () {
+    this.stopped = true
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer)
+    this.reconnectTimer = null
+    if (this.socket) this.socket.destroy()
+  }
+}
+
+module.exports = { Connection }

@@ -1,0 +1,74 @@
+'use strict'
+
+// The transport is chosen once per target: plain TCP (or a Unix socket)
+// reading into one shared buffer, or TLS, directly or through a proxy.
+// Either way the connection (lib/connection.js) is told of its 'connect'
+// moment and handed what is read, as onData(buf, start, end).
+
+const net = require('net')
+
+// Plain sockets read into this buffer with `onread`, so no Buffer is
+// allocated per read. Safe to share: the callback parses the bytes
+// synchronously, and hooks that keep body bytes copy them.
+const READ_BUFFER = Buffer.allocUnsafe(256 * 1024)
+
+function plain (target, connection) {
+  const onread = {
+    buffer: READ_BUFFER,
+    callback (nread, buf) {
+      connection.onData(buf, 0, nread)
+    }
+  }
+  const socket = target.socketPath
+    ? net.connect({ path: target.socketPath, onread })
+    : net.connect({ host: target.hostname, port: target.port, onread, noDelay: true })
+  socket.once('connect', () => connection.onConnect())
+  return socket
+}
+
+function secure (target, connection, tlsConfig) {
+  const tls = require('tls')
+  const options = {
+    // Benchmarks usually run against self-signed certificates; like
+    // autocannon we don't verify unless tlsOptions asks for it.
+    rejectUnauthorized: false,
+    ...tlsConfig.options,
+    servername: tlsConfig.servername,
+    session: tlsConfig.session
+  }
+  if (target.socketPath) options.path = target.socketPath
+  else {
+    options.host = target.hostname
+    options.port = target.port
+  }
+  const socket = tls.connect(options)
+  socket.setNoDelay(true)
+  socket.once('secureConnect', () => connection.onConnect())
+  // Resuming the session makes reconnects (reconnectRate, Connection:
+  // close) cost one round trip instead of a full handshake.
+  socket.on('session', (session) => { tlsConfig.session = session })
+  socket.on('data', (buf) => connection.onData(buf, 0, buf.length))
+  return socket
+}
+
+// Returns connect(connection) for one target. Through a proxy (target.proxy,
+// --proxy) only this step changes: an http target's requests were built in
+// absolute form, so its connections just go to the proxy; an https target
+// gets a CONNECT tunnel with TLS inside (lib/proxy.js).
+function transportFor (target, config) {
+  const proxy = target.proxy
+  if (!target.secure) {
+    if (proxy === undefined) return (connection) => plain(target, connection)
+    const to = { hostname: proxy.hostname, port: proxy.port, socketPath: undefined }
+    return (connection) => plain(to, connection)
+  }
+  const tlsConfig = {
+    options: config.tlsOptions || {},
+    servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
+    session: undefined
+  }
+  if (proxy !== undefined) return require('../config/proxy').tunnelTransport(target, proxy, tlsConfig)
+  return (connection) => secure(target, connection, tlsConfig)
+}
+
+module.exports = { transportFor }
