@@ -1,6 +1,6 @@
 'use strict'
 
-// CPU per request of the request shapes (issue 4): a single request, a
+// CPU per request of the request shapes: a single request, a
 // `requests` array of 3 static entries, setupRequest hooks, idReplacement,
 // against the canned-response server (canned-server.js) in another process. Each shape runs in
 // a fresh process; the median of the trials is printed.

@@ -5,8 +5,8 @@
 // capacity is known, a queue served at C req/s in a process of its own
 // (test/helpers/capacity-server.js): below C latency stays at a millisecond
 // or two, above C it grows without bound. The search must land within 3%
-// of C and take at most 90 s of wall time per connection count; seed 004's
-// manual +500 req/s sweep spends minutes per point.
+// of C and take at most 90 s of wall time per connection count; a manual
+// sweep of wrk2 runs, raising -R by 500 each time, spends minutes per point.
 
 const path = require('path')
 const { fork } = require('child_process')

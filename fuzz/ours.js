@@ -1,6 +1,6 @@
 'use strict'
 
-// Runs our parser (lib/response-parser.js) over a stream given as pieces,
+// Runs our parser (lib/http1/response-parser.js) over a stream given as pieces,
 // then finish() at EOF, and reports the same outcome shape as
 // fuzz/reference.js: the complete responses (status, body bytes, close
 // flag, headers when asked for) and the error, with the number of complete

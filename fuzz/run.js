@@ -1,6 +1,6 @@
 'use strict'
 
-// Differential fuzzing of lib/response-parser.js against Node's own HTTP
+// Differential fuzzing of lib/http1/response-parser.js against Node's own HTTP
 // parser (llhttp). See fuzz/README.md.
 //
 //   npm run fuzz -- [--cases 100000] [--seed 1] [--category NAME]

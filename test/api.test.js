@@ -19,6 +19,32 @@ t.test('callback and promise give the same kind of result', async (t) => {
   t.same(Object.keys(viaPromise).sort(), Object.keys(viaCallback).sort())
 })
 
+t.test('every helper called without what it works on throws a registered code', async (t) => {
+  const cases = [
+    [() => autocannon.aggregateResult([]), 'aggregateResult needs at least one result'],
+    [() => autocannon.mergeResults([]), 'mergeResults needs at least one result'],
+    [() => autocannon.renderHtml([]), 'renderHtml needs at least one result or search'],
+    [() => autocannon.track(), 'instance required for tracking'],
+    [() => autocannon.printResult(undefined), 'printResult needs a result, as autocannon() resolves to it']
+  ]
+  for (const [call, message] of cases) t.throws(call, { code: 'AC_INVALID_ARGUMENT', message }, message)
+  t.throws(() => autocannon.compare({}, {}), { code: 'AC_NOT_A_RESULT' })
+  await t.rejects(autocannon.findMaxRate(null), { code: 'AC_INVALID_OPTION', option: 'opts' })
+})
+
+t.test('--on-port: a command that cannot start or exits first is AC_COMMAND_FAILED', async (t) => {
+  const { startCommand } = require('../lib/cli/on-port')
+  const { Session } = require('../lib/engine/session')
+  await t.rejects(startCommand({ spawn: [process.execPath, '-e', 'process.exit(3)'] }, new Session()), {
+    code: 'AC_COMMAND_FAILED',
+    message: `--on-port: the command exited (code 3) before listening on a port: ${process.execPath} -e process.exit(3)`
+  })
+  await t.rejects(startCommand({ spawn: [path.join(__dirname, 'no-such-command')] }, new Session()), {
+    code: 'AC_COMMAND_FAILED',
+    message: /^--on-port: cannot start .*no-such-command: /
+  })
+})
+
 t.test('an invalid option rejects, names the option, and emits no unhandled error', async (t) => {
   await t.rejects(autocannon({ url: 'http://127.0.0.1:1', connections: -1 }), {
     message: /connections.*-1/,

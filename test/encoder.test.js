@@ -4,7 +4,9 @@
 // per template.
 
 const t = require('tap')
-const { encodeRequest, hostHeader, isToken, isValidHeaderValue } = require('../lib/http1/request-encoder')
+const { encodeRequest } = require('../lib/http1/request-encoder')
+const { isToken, isValidHeaderValue } = require('../lib/core/http-syntax')
+const { hostHeader } = require('../lib/core/url')
 const { InvalidOptionError } = require('../lib/core/errors')
 
 const text = (buf) => buf.toString('latin1')

@@ -8,6 +8,7 @@ const t = require('tap')
 const fs = require('fs')
 const path = require('path')
 const errors = require('../lib/core/errors')
+const warnings = require('../lib/core/warnings')
 const { maskSecrets } = require('../lib/core/redact')
 
 const ROOT = path.join(__dirname, '..')
@@ -23,7 +24,7 @@ function sources (dir) {
   return out
 }
 
-const registered = new Set([...Object.keys(errors.RAISED), ...Object.keys(errors.COUNTED), ...Object.keys(errors.WARNINGS)])
+const registered = new Set([...Object.keys(errors.RAISED), ...Object.keys(errors.COUNTED), ...Object.keys(warnings.WARNINGS)])
 
 t.test('every AC_ code in the code is registered', async (t) => {
   const used = new Set()
@@ -110,6 +111,42 @@ t.test('credentials are masked in any text', async (t) => {
   t.notMatch(opt.detail, /hunter2/)
 })
 
+t.test('warning() refuses unregistered codes; each warning is one line', async (t) => {
+  t.throws(() => warnings.warning('AC_NOT_A_CODE', 'x'), /unregistered warning code AC_NOT_A_CODE/)
+  t.same(warnings.warning('AC_SHARD_MISSING', 'shard 1 of 2 is missing'), { code: 'AC_SHARD_MISSING', message: 'shard 1 of 2 is missing' })
+  t.equal(warnings.warningLine({ code: 'AC_SHARD_MISSING', message: 'm' }), 'autocannon: warning: m')
+  t.equal(warnings.warningLine({ code: 'AC_HAR_OTHER_ORIGIN', message: 'skipping x' }), 'Warning: skipping x', 'autocannon\'s own words for the HAR line')
+  const emitted = []
+  warnings.emitWarning('AC_WORKERS_OVER_CORES', '4 workers on 2 CPU cores', (message, opts) => emitted.push([message, opts]))
+  t.same(emitted, [['4 workers on 2 CPU cores', { code: 'AC_WORKERS_OVER_CORES' }]])
+  let printed = ''
+  warnings.printWarning('AC_KUBE_LOCAL_FILES', 'files', { write: (s) => { printed += s } })
+  t.equal(printed, 'autocannon: warning: files\n')
+})
+
+t.test('errors cross from worker threads with their class, code, message and fields', async (t) => {
+  const through = (err) => errors.fromMessage(structuredClone(errors.toMessage(err)))
+  const opt = through(new errors.InvalidOptionError('setupClient', '/x.js', 'could not be loaded as a function: nope'))
+  t.ok(opt instanceof errors.InvalidOptionError, 'InvalidOptionError')
+  t.ok(opt instanceof errors.AutocannonError)
+  t.equal(opt.code, 'AC_INVALID_OPTION')
+  t.equal(opt.option, 'setupClient')
+  t.equal(opt.detail, '"/x.js" could not be loaded as a function: nope')
+  t.equal(opt.message, 'invalid option "setupClient": "/x.js" could not be loaded as a function: nope')
+  const timeout = through(new errors.RequestTimeoutError(2))
+  t.ok(timeout instanceof errors.RequestTimeoutError)
+  t.same([timeout.code, timeout.message, timeout.name], ['AC_TIMEOUT', 'request timed out after 2s', 'RequestTimeoutError'])
+  const hook = through(new errors.HookError('requests[0].setupRequest', 'threw', new Error('boom')))
+  t.ok(hook instanceof errors.HookError)
+  t.equal(hook.hook, 'requests[0].setupRequest')
+  t.equal(hook.cause.message, 'boom', 'with its cause')
+  const sys = through(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED', syscall: 'connect', errno: -111 }))
+  t.ok(sys instanceof Error)
+  t.same([sys.code, sys.syscall, sys.errno], ['ECONNREFUSED', 'connect', -111], 'a system error keeps what causeOf reads')
+  t.equal(errors.causeOf(sys, false), 'connect')
+  t.equal(through('a string').message, 'a string')
+})
+
 t.test('the shipped types list the raised and counted codes of the registry', async (t) => {
   const types = fs.readFileSync(path.join(__dirname, '..', 'types', 'index.d.ts'), 'utf8')
   const union = (name) => {
@@ -118,4 +155,5 @@ t.test('the shipped types list the raised and counted codes of the registry', as
   }
   t.same(union('RaisedErrorCode'), Object.keys(errors.RAISED).sort(), 'RaisedErrorCode')
   t.same(union('CountedErrorCode'), Object.keys(errors.COUNTED).sort(), 'CountedErrorCode')
+  t.same(union('WarningCode'), Object.keys(warnings.WARNINGS).sort(), 'WarningCode')
 })

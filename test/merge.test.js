@@ -220,7 +220,7 @@ t.test('the command: NDJSON with log lines, outputs, warnings, one-line failures
   }
 })
 
-t.test('--html draws the merged result (lib/outputs.js\'s html output)', async (t) => {
+t.test('--html draws the merged result (lib/output/outputs.js\'s html output)', async (t) => {
   const dir = t.testdir({ 'a.json': JSON.stringify(shard(0, 2, 0, [5, 7])), 'b.json': JSON.stringify(shard(1, 2, 0, [3, 3])) })
   const html = path.join(dir, 'report.html')
   const out = await run(['merge', path.join(dir, 'a.json'), path.join(dir, 'b.json'), '--html', html, '-j'])

@@ -1,6 +1,6 @@
 'use strict'
 
-// The one table of options (lib/options.js): every default and every
+// The one table of options (lib/core/options.js): every default and every
 // refusal is asserted from the table, through the library and through the
 // command line, so a change to an option's default or check changes both
 // doors or fails here. And the warning for keys that are not options.
@@ -10,7 +10,7 @@ const autocannon = require('..')
 const { OPTIONS, DEFAULTS, warnUnknown, closest } = require('../lib/core/options')
 const { buildConfig } = require('../lib/config/config')
 const { parseArguments, describe } = require('../lib/cli/args')
-const { libraryOptions } = require('../lib/cli/main')
+const { libraryOptions } = require('../lib/cli/args')
 const { run } = require('./helpers/cli')
 
 const URL_ = 'http://127.0.0.1:1/'

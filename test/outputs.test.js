@@ -9,7 +9,8 @@ const fs = require('fs')
 const path = require('path')
 const { run } = require('./helpers/cli')
 const { httpServer } = require('./helpers/servers')
-const { OUTPUTS, OUTPUT_OPTIONS } = require('../lib/output/outputs')
+const { OUTPUTS } = require('../lib/output/outputs')
+const { OPTIONS } = require('../lib/core/options')
 
 t.test('--html writes the report of the run; report re-renders saved runs', async (t) => {
   let requests = 0
@@ -60,6 +61,8 @@ t.test('--html writes the report of the run; report re-renders saved runs', asyn
 })
 
 t.test('outputs are chosen in one table', async (t) => {
-  t.same(OUTPUTS.map((o) => o.option), ['renderResultsTable', 'json', 'out', 'html', 'hgrm'])
-  for (const o of OUTPUTS) t.ok(OUTPUT_OPTIONS.includes(o.option), `${o.option} is kept from the library`)
+  t.same(OUTPUTS.result.map((o) => o.option), ['renderResultsTable', 'json', 'out', 'html', 'hgrm'])
+  t.same(OUTPUTS.search.map((o) => o.option), ['json', 'out', 'html', null], 'a search: its JSON, its report, and always its closing sentences')
+  for (const o of OUTPUTS.result) t.equal(OPTIONS[o.option].library, false, `${o.option} is kept from the library`)
+  for (const o of OUTPUTS.search.filter((o) => o.option)) t.equal(OPTIONS[o.option].library, false, `${o.option} is kept from the library`)
 })

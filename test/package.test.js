@@ -55,7 +55,7 @@ const CLI_CASES = [
     }
   },
   {
-    // Worker threads load lib/worker.js by path and resolve the
+    // Worker threads load lib/engine/worker.js by path and resolve the
     // dependencies again from there.
     name: 'npx autocannon -w 2 -c 2 -a 100 -j URL',
     args: ({ url }) => ['-w', '2', '-c', '2', '-a', '100', '-j', url],

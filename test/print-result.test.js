@@ -168,7 +168,7 @@ t.test('colour for a terminal, unless NO_COLOR', async (t) => {
 })
 
 t.test('latency formatting', async (t) => {
-  const f = printResult.formatMs
+  const f = require('../lib/core/format').ms
   t.equal(f(0.251), '0.25')
   t.equal(f(20.127), '20.13')
   t.equal(f(1), '1')

@@ -154,7 +154,7 @@ t.test('a result without histograms or series is refused with one line', async (
   const r = syntheticResult({ perSecond: [[20000]] })
   delete r.histograms
   t.throws(() => renderHtml([r], { names: ['old.json'] }), { code: 'AC_NOT_A_RESULT', message: /old\.json has no latency histograms/ })
-  t.throws(() => renderHtml([]), TypeError)
+  t.throws(() => renderHtml([]), { code: 'AC_INVALID_ARGUMENT', message: 'renderHtml needs at least one result or search' })
 })
 
 t.test('a result read back from JSON renders as the live one', async (t) => {

@@ -1,10 +1,12 @@
 'use strict'
 
-// Unit tests of lib/request-encoder.js: the exact bytes of encoded requests,
+// Unit tests of lib/http1/request-encoder.js: the exact bytes of encoded requests,
 // what is refused and with which error, and the exported helpers.
 
 const t = require('tap')
-const { encodeRequest, hostHeader, isToken, isValidHeaderValue } = require('../lib/http1/request-encoder')
+const { encodeRequest } = require('../lib/http1/request-encoder')
+const { isToken, isValidHeaderValue } = require('../lib/core/http-syntax')
+const { hostHeader } = require('../lib/core/url')
 const { InvalidOptionError } = require('../lib/core/errors')
 const { RequestSequence } = require('../lib/http1/request-sequence')
 

@@ -1,6 +1,6 @@
 'use strict'
 
-// Unit tests of lib/response-parser.js: the ResponseParser driven directly
+// Unit tests of lib/http1/response-parser.js: the ResponseParser driven directly
 // with a recording handler, no socket. Every assertion is on what the
 // handler saw: status codes, bodies, byte counts, shouldClose flags, headers
 // and errors.

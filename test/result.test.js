@@ -197,7 +197,7 @@ t.test('edge cases: one result not in an array, no responses, no results', async
   t.equal(empty.latency.p99, 0)
   t.equal(empty.requests.max, 0, 'an idle second is a sample of 0')
   t.equal(empty.samples, 1)
-  t.throws(() => aggregateResult([]), TypeError)
+  t.throws(() => aggregateResult([]), { code: 'AC_INVALID_ARGUMENT', message: 'aggregateResult needs at least one result' })
 })
 
 t.test('a result keeps its histograms (encoded) and its per-second series', async (t) => {

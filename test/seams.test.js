@@ -1,8 +1,8 @@
 'use strict'
 
 // The seams between the run, the HTTP/1.1 client and the connection stay
-// narrow: each side uses only what the other declares (lib/run.js's port,
-// lib/connection.js's protocol calls). A new use is a decision to make in
+// narrow: each side uses only what the other declares (lib/engine/run.js's port,
+// lib/transport/connection.js's protocol calls). A new use is a decision to make in
 // those comments, not a field to reach for.
 
 const t = require('tap')
@@ -40,7 +40,7 @@ t.test('the connection drives the protocol through its declared calls', async (t
 })
 
 t.test('transports see the connection, never the protocol', async (t) => {
-  for (const file of ['transport/transport.js', 'config/proxy.js']) {
+  for (const file of ['transport/transport.js', 'transport/tunnel.js']) {
     t.notMatch(read(file), /\bclient\./, `${file} knows no client`)
     const used = uses(read(file), /\bconnection\.(\w+)/g).filter((name) => name !== 'js')
     t.ok(used.length >= 2, `${file}: ${used.join(', ')}`)

@@ -7,6 +7,7 @@
 const t = require('tap')
 const autocannon = require('..')
 const { Session } = require('../lib/engine/session')
+const { SteppedRun } = require('../lib/search/stepped-run')
 const { aggregateResult } = require('../lib/results/result')
 const { httpServer } = require('./helpers/servers')
 
@@ -105,7 +106,7 @@ t.test('a stepped run: each step\'s window is its own, and drains first', async 
     return instance
   })
   await new Promise((resolve) => instance.once('start', resolve))
-  const stepped = session.stepped(instance.run, { drainMs: 2000 })
+  const stepped = new SteppedRun(session, instance.run, { drainMs: 2000 })
   const first = await stepped.step({ rate: 200, warmup: 0.3, duration: 1 })
   const second = await stepped.step({ rate: 400, warmup: 0.3, duration: 1 })
   stepped.close()
@@ -131,7 +132,7 @@ t.test('a stepped run stopped mid-step gives no window', async (t) => {
     return instance
   })
   await new Promise((resolve) => instance.once('start', resolve))
-  const stepped = session.stepped(instance.run)
+  const stepped = new SteppedRun(session, instance.run)
   setTimeout(() => session.stop(), 300)
   const started = Date.now()
   t.equal(await stepped.step({ rate: 100, warmup: 0.1, duration: 30 }), null)

@@ -46,7 +46,7 @@ function result () {
 }
 
 t.test('needs an instance', async (t) => {
-  t.throws(() => track(), /instance required/)
+  t.throws(() => track(), { code: 'AC_INVALID_ARGUMENT', message: 'instance required for tracking' })
 })
 
 t.test('header lines as autocannon prints them', async (t) => {

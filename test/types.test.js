@@ -40,7 +40,7 @@ t.test('the types compile for valid uses and refuse invalid ones', async (t) => 
 // field there must be an option.
 t.test('Options in the types has every option of the library, and no other', async (t) => {
   const fs = require('fs')
-  const { DEFAULTS } = require('../lib/config/config')
+  const { DEFAULTS } = require('../lib/core/options')
   const dts = fs.readFileSync(path.join(root, 'types', 'index.d.ts'), 'utf8')
   const start = dts.indexOf('export interface Options {')
   t.not(start, -1, 'types/index.d.ts declares Options')

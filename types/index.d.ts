@@ -481,6 +481,7 @@ declare namespace autocannon {
     | 'AC_NOT_WITH_WORKERS'
     | 'AC_CANNOT_MERGE'
     | 'AC_NO_RESPONSE'
+    | 'AC_COMMAND_FAILED'
 
   /**
    * Codes of requests that ended in an error (in `result.errorCodes` and on
@@ -496,6 +497,20 @@ declare namespace autocannon {
     | 'AC_HOOK_ERROR'
     | 'AC_PROXY_REFUSED'
     | 'AC_UNKNOWN'
+
+  /**
+   * Codes of warnings: process warnings (`process.on('warning')`), lines
+   * on stderr, or entries of `result.merge.warnings`. The run goes on.
+   */
+  export type WarningCode =
+    | 'AC_WORKERS_OVER_CORES'
+    | 'AC_UNKNOWN_OPTION'
+    | 'AC_HAR_OTHER_ORIGIN'
+    | 'AC_HAR_NO_ENTRY'
+    | 'AC_SHARD_MISSING'
+    | 'AC_SHARD_DUPLICATE'
+    | 'AC_SHARD_MISMATCH'
+    | 'AC_KUBE_LOCAL_FILES'
 
   /** Rate plan figures, under `connectionRate` or `overallRate`. */
   export interface RateResult {
@@ -626,7 +641,7 @@ declare namespace autocannon {
       duplicates: number[]
       /** The latest start minus the earliest, as each machine's clock read it. */
       startSkewMs: number
-      warnings: Array<{ code: 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH', message: string }>
+      warnings: Array<{ code: Extract<WarningCode, 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH'>, message: string }>
     }
   }
 
@@ -921,7 +936,7 @@ declare namespace autocannon {
     best: { rate: number, confirmed: boolean, summary: Record<string, unknown> } | null
     failed: { rate: number, reason: string, summary: Record<string, unknown> } | null
     bracket: [number | null, number | null]
-    /** In seed 004's words: "Sustains 18,500 req/s at 100 connections with p99 < 200 ms …". */
+    /** The answer in words: "Sustains 18,500 req/s at 100 connections with p99 < 200 ms …". */
     sentence: string
     wallSeconds: number
     steps: SearchStep[]

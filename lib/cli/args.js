@@ -10,14 +10,15 @@ const path = require('path')
 const { isUtf8 } = require('buffer')
 const { raise } = require('../core/errors')
 const { maskSecrets } = require('../core/redact')
-const { parseDuration, checkUrl } = require('../config/config')
+const { parseDuration } = require('../config/config')
+const { checkUrl, withScheme } = require('../core/url')
 
 // The flags, in autocannon's names and aliases, from the one table of
-// options (lib/options.js). `kind` says how the raw string is turned into
+// options (lib/core/options.js). `kind` says how the raw string is turned into
 // an option value; yargs only splits the command line (everything reaches
 // us as strings or booleans, so a bad number is reported with what the
 // user typed). The library checks ranges, so both refuse the same values.
-const { CLI_OPTIONS: OPTIONS } = require('../core/options')
+const { CLI_OPTIONS: OPTIONS, OPTIONS: ALL_OPTIONS, SEARCH_OPTIONS } = require('../core/options')
 
 // What parseArguments fills in when the flag is absent, as autocannon's
 // does (renderProgressBar is yargs' own default, below).
@@ -208,8 +209,6 @@ function parseForm (raw) {
   return file
 }
 
-const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//
-
 // What the CLI adds after `Invalid URL "…"`, by why the library's one
 // check of URLs (checkUrl) refused it.
 const URL_WHY = {
@@ -229,7 +228,7 @@ function resolveUrl (raw, { port, onPort }) {
     if (onPort) return text
     throw argument(`Invalid URL "${shown}": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT`)
   }
-  const href = SCHEME.test(text) ? text : `http://${text}`
+  const href = withScheme(text)
   try {
     checkUrl(href)
   } catch (err) {
@@ -405,4 +404,26 @@ function parseArguments (argv, env = process.env) {
   return opts
 }
 
-module.exports = { parseArguments, OPTIONS, describe }
+// parseArguments' options that autocannon() takes: those of the table's
+// library options (the rest choose outputs, or how the CLI starts runs).
+function libraryOptions (opts) {
+  const out = {}
+  for (const key of Object.keys(opts)) {
+    if (Object.prototype.hasOwnProperty.call(ALL_OPTIONS, key) && ALL_OPTIONS[key].library !== false) out[key] = opts[key]
+  }
+  return out
+}
+
+// parseArguments' options that findMaxRate() takes besides autocannon()'s,
+// in the library's units (--precision 2 is precision 0.02).
+function searchOptions (opts) {
+  const out = {}
+  for (const key of SEARCH_OPTIONS) {
+    if (opts[key] === undefined) continue
+    const scale = ALL_OPTIONS[key].flagScale
+    out[key] = scale ? opts[key] / scale : opts[key]
+  }
+  return out
+}
+
+module.exports = { parseArguments, libraryOptions, searchOptions, OPTIONS, describe }

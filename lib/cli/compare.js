@@ -7,22 +7,11 @@
 const path = require('path')
 const { raise } = require('../core/errors')
 const { readResults } = require('../results/saved-result')
+const { parseCommand } = require('./subcommand')
+const { EXIT } = require('./exit-codes')
+const { writeOutputs } = require('../output/outputs')
 
 const USAGE = 'usage: autocannon compare a.json b.json [--alpha 0.05] [--noise 2%] [--json]'
-const KNOWN = ['_', 'alpha', 'noise', 'json', 'j', 'help', 'h']
-
-function parse (argv) {
-  const { argv: a, error } = require('yargs-parser').detailed(argv, {
-    string: ['alpha', 'noise'],
-    boolean: ['json', 'help'],
-    alias: { json: 'j', help: 'h' },
-    configuration: { 'parse-positional-numbers': false, 'camel-case-expansion': false }
-  })
-  if (error) throw raise('AC_INVALID_ARGUMENT', `${error.message.split('\n')[0]} (${USAGE})`)
-  const unknown = Object.keys(a).filter((k) => !KNOWN.includes(k))
-  if (unknown.length) throw raise('AC_INVALID_ARGUMENT', `Unknown option for compare: --${unknown[0]} (${USAGE})`)
-  return a
-}
 
 // "2%" or "0.02"
 function fraction (text, flag) {
@@ -36,11 +25,13 @@ function name (file) {
   return path.basename(file).replace(/\.(nd)?json$/i, '')
 }
 
-// → { text, exitCode }: what to print on stdout, and the exit code. Bad
-// input throws (the CLI prints its one line and exits 1).
-function compareCommand (argv) {
-  const a = parse(argv)
-  if (a.help) return { text: `${USAGE}\n`, exitCode: 0 }
+// Bad input throws (the CLI prints its one line and exits 1).
+function run (argv, { stdout = process.stdout } = {}) {
+  const a = parseCommand(argv, { name: 'compare', usage: USAGE, strings: ['alpha', 'noise'], booleans: ['json'], aliases: { json: 'j' } })
+  if (a.help) {
+    stdout.write(`${USAGE}\n`)
+    return EXIT.OK
+  }
   const files = a._.map(String)
   if (files.length !== 2) throw raise('AC_INVALID_ARGUMENT', `compare needs two saved results, got ${files.length} (${USAGE})`)
   const opts = {}
@@ -50,15 +41,9 @@ function compareCommand (argv) {
   // Two files of one name (runs/a.json, base/a.json): the paths tell them apart.
   opts.names = names[0] === names[1] ? files : names
   const [x, y] = files.map((file) => readResults(file, { need: ['histograms', 'series'] }))
-  const { compare, formatComparison } = require('../compare/compare')
-  const cmp = compare(x.length === 1 ? x[0] : x, y.length === 1 ? y[0] : y, opts)
-  return { text: a.json ? JSON.stringify(cmp) + '\n' : formatComparison(cmp), exitCode: 0 }
+  const cmp = require('../compare/compare').compare(x.length === 1 ? x[0] : x, y.length === 1 ? y[0] : y, opts)
+  writeOutputs(cmp, { json: a.json, table: !a.json }, { streams: { stdout }, kind: 'comparison' })
+  return EXIT.OK
 }
 
-function run (argv, { stdout = process.stdout } = {}) {
-  const { text, exitCode } = compareCommand(argv)
-  stdout.write(text)
-  return exitCode
-}
-
-module.exports = { compareCommand, run }
+module.exports = { run }

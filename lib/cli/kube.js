@@ -1,12 +1,14 @@
 'use strict'
 
 // `autocannon kube --shards N [--name NAME] [--image IMAGE] [--lead 60s]
-// [run flags…] URL`: prints the Indexed Job (lib/kube-job.js) that runs
+// [run flags…] URL`: prints the Indexed Job (lib/distributed/kube-job.js) that runs
 // the run as N shards, with the start time filled in (now + the lead,
 // on a whole second), so nobody edits YAML by hand. The run flags are
 // checked here as the pods will read them: a typo fails now, not in N pods.
 
 const { raise } = require('../core/errors')
+const { printWarning } = require('../core/warnings')
+const { EXIT } = require('./exit-codes')
 
 const USAGE = 'usage: autocannon kube --shards N [--name NAME] [--image IMAGE] [--lead 60s | --startAt TIME] [--namespace NS] [--cpu 1] [--memory 256Mi] [--backoffLimitPerIndex 1 | --backoffLimit N] [run flags…] URL'
 
@@ -96,8 +98,7 @@ function startTime (own, now) {
 // The run flags, read as a pod will read them (with its --shard and
 // --startAt), so that bad input fails here.
 function checkRun (run, shards, start) {
-  const { parseArguments } = require('./args')
-  const { libraryOptions } = require('./main')
+  const { parseArguments, libraryOptions } = require('./args')
   if (run.includes('--')) throw argument(`kube: ${REFUSED.onPort}`)
   const opts = parseArguments([...run, '--shard', `0/${shards}`])
   for (const [key, why] of Object.entries(REFUSED)) {
@@ -118,7 +119,7 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr, now = Da
   const { own, run: given } = split(argv.map(String))
   if (own.help) {
     stdout.write(`${USAGE}\n`)
-    return 0
+    return EXIT.OK
   }
   if (own.shards === undefined) throw argument(`kube needs --shards N, the number of pods (${USAGE})`)
   const shards = wholeNumber('--shards', own.shards, 1)
@@ -161,12 +162,12 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr, now = Da
   ].join('\n')
   stdout.write(toYaml(manifest, comment))
   if (given.some((t) => FILE_FLAGS.has(t.split('=')[0]))) {
-    stderr.write('autocannon: warning: the pods read the files named by -i, -F, --har, --cert, --key and --ca from their own file system: build them into the image at the same paths\n')
+    printWarning('AC_KUBE_LOCAL_FILES', 'the pods read the files named by -i, -F, --har, --cert, --key and --ca from their own file system: build them into the image at the same paths', stderr)
   }
   if (start.at !== undefined) {
     stderr.write(`${shards} shards start at ${start.text} (in ${Math.round((start.at - now) / 1000)} s): kubectl apply before then\n`)
   }
-  return 0
+  return EXIT.OK
 }
 
-module.exports = { run, USAGE }
+module.exports = { run }

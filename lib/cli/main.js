@@ -1,5 +1,11 @@
 'use strict'
 
+// lib/cli: the command line: argv read into options (args.js), the
+// commands that work on saved results (report.js, compare.js, merge.js,
+// kube.js, reading their arguments alike with subcommand.js), the capacity
+// search's live table (search.js), --on-port (on-port.js, detect-port.js)
+// and how the command ends (exit-codes.js).
+//
 // The `autocannon` command: parse, then run (after a warmup, against a
 // command started with --on-port, round after round with -f), showing
 // progress and tables on stderr or one JSON line per result on stdout.
@@ -7,21 +13,14 @@
 
 const fs = require('fs')
 const path = require('path')
-const { parseArguments, OPTIONS, describe } = require('./args')
+const { parseArguments, libraryOptions, OPTIONS, describe } = require('./args')
+const { EXIT, Interrupted, thresholdsExitCode } = require('./exit-codes')
 const { maskSecrets } = require('../core/redact')
-const { WARNINGS, raise } = require('../core/errors')
+const { raise } = require('../core/errors')
+const { WARNINGS, warningLine } = require('../core/warnings')
 const { Session } = require('../engine/session')
-
-const { OUTPUT_OPTIONS, checkDestinations, writeOutputs } = require('../output/outputs')
-
-// Options only the command line knows (outputs, and how runs are started);
-// the library gets the rest.
-const CLI_ONLY = [...OUTPUT_OPTIONS, 'renderProgressBar', 'warmup', 'onPort', 'spawn', 'help', 'version',
-  'findMaxRate', 'slo', 'precision', 'stepDuration']
-
-// As k6: a run whose thresholds failed exits with a code of its own, so CI
-// tells "too slow" from "could not run" (1).
-const EXIT_THRESHOLDS_FAILED = 99
+const { autocannon } = require('../engine/autocannon')
+const { checkDestinations, writeOutputs } = require('../output/outputs')
 
 // `autocannon <command> …`: work on saved results instead of running.
 const COMMANDS = {
@@ -29,15 +28,6 @@ const COMMANDS = {
   compare: './compare',
   merge: './merge',
   kube: './kube'
-}
-
-// Thrown to end quietly after Ctrl-C, when there is no result to show.
-class Interrupted extends Error {}
-
-function libraryOptions (opts) {
-  const out = { ...opts }
-  for (const key of CLI_ONLY) delete out[key]
-  return out
 }
 
 // One line, with the flag the user typed when the library names an option.
@@ -55,7 +45,7 @@ function oneLine (err) {
 
 function fail (err) {
   process.stderr.write(`${oneLine(err)}\n`)
-  process.exitCode = 1
+  process.exitCode = EXIT.FAILED
 }
 
 // Our warnings as one plain line each; anything else as Node prints it.
@@ -64,7 +54,7 @@ function printWarnings () {
   process.removeAllListeners('warning')
   process.on('warning', (warning) => {
     if (warning && Object.prototype.hasOwnProperty.call(WARNINGS, warning.code)) {
-      process.stderr.write(`autocannon: warning: ${warning.message}\n`)
+      process.stderr.write(`${warningLine(warning)}\n`)
     } else {
       for (const listener of defaults) listener(warning)
     }
@@ -101,7 +91,7 @@ function main (argv) {
   return start(opts).then((code) => {
     process.exitCode = code
   }, (err) => {
-    if (err instanceof Interrupted) process.exitCode = 130
+    if (err instanceof Interrupted) process.exitCode = EXIT.INTERRUPTED
     else fail(err)
   })
 }
@@ -109,7 +99,6 @@ function main (argv) {
 // One run (or, with -f, one series of rounds) of the library, shown as the
 // options ask. Resolves to the result.
 function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
-  const autocannon = require('../../autocannon')
   const libOpts = libraryOptions(opts)
   if (warmup) {
     Object.assign(libOpts, opts.warmup)
@@ -153,7 +142,7 @@ async function start (opts) {
   // one gives up at once.
   const session = new Session()
   const onSigint = () => {
-    if (session.stopped) process.exit(130)
+    if (session.stopped) process.exit(EXIT.INTERRUPTED)
     session.stop()
   }
   process.on('SIGINT', onSigint)
@@ -161,10 +150,11 @@ async function start (opts) {
   let command = null
   try {
     if (opts.onPort) {
+      const { startCommand, pointAt } = require('./on-port')
       command = await startCommand(opts, session)
       opts = { ...opts, url: pointAt(opts.url, command.listening) }
     }
-    if (opts.findMaxRate) return await require('./search').runSearch(opts, libraryOptions(opts), session)
+    if (opts.findMaxRate) return await require('./search').runSearch(opts, session)
     let warmupResult
     if (opts.warmup) {
       warmupResult = await runOnce(opts, session, { warmup: true })
@@ -176,137 +166,19 @@ async function start (opts) {
       // Not a benchmark of anything: say why, and fail the command.
       throw raise('AC_NO_RESPONSE', require('../output/print-result').noResponseLine(result))
     }
-    const failed = (result && result.thresholds ? result.thresholds : []).filter((t) => !t.ok)
-    if (failed.length === 0) return 0
     // The table already said it, unless -j kept stderr quiet.
-    if (!opts.renderResultsTable) {
-      process.stderr.write(`${failed.length} of ${result.thresholds.length} thresholds failed: ${failed.map((t) => t.expression).join(', ')}\n`)
-    }
-    return EXIT_THRESHOLDS_FAILED
+    return thresholdsExitCode(result && result.thresholds, { tablesShown: opts.renderResultsTable })
   } finally {
     process.removeListener('SIGINT', onSigint)
     if (command) await command.stop()
   }
 }
 
-// --on-port: the URL given (often just a path) on the port the command
-// listens on.
-function pointAt (url, { port, address }) {
-  const host = !address || address === '::'
-    ? 'localhost'
-    : address === '0.0.0.0'
-      ? '127.0.0.1'
-      : address.includes(':') ? `[${address}]` : address
-  const one = (u) => {
-    if (u.startsWith('/')) return `http://${host}:${port}${u}`
-    const target = new URL(u)
-    target.port = String(port)
-    return target.href
-  }
-  return Array.isArray(url) ? url.map(one) : one(url)
-}
-
-// Starts the command after `--` with detect-port.js preloaded, and resolves
-// once it listens, to { listening: { port, address }, stop() }.
-function startCommand (opts, session) {
-  const os = require('os')
-  const net = require('net')
-  const { spawn } = require('child_process')
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-'))
-  const socketPath = path.join(dir, 'port.sock')
-  const [file, ...args] = opts.spawn
-  const preload = `--require ${JSON.stringify(path.join(__dirname, 'detect-port.js'))}`
-
-  let child = null
-  let exited = false
-  const server = net.createServer()
-  let cleaned = false
-  const cleanup = () => {
-    if (cleaned) return
-    cleaned = true
-    server.close()
-    fs.rmSync(dir, { recursive: true, force: true })
-  }
-  // Its own process group: a shell or npm wrapper goes with its server.
-  const kill = (signal) => {
-    try {
-      process.kill(-child.pid, signal)
-    } catch {
-      try { child.kill(signal) } catch {}
-    }
-  }
-  // However autocannon ends (a second Ctrl-C, a crash), the command ends too.
-  const killOnExit = () => { if (child && !exited && child.pid !== undefined) kill('SIGKILL') }
-  process.once('exit', killOnExit)
-  const stop = () => new Promise((resolve) => {
-    cleanup()
-    if (exited || !child || child.pid === undefined) {
-      process.removeListener('exit', killOnExit)
-      return resolve()
-    }
-    child.once('exit', () => {
-      process.removeListener('exit', killOnExit)
-      resolve()
-    })
-    kill('SIGTERM')
-    setTimeout(() => kill('SIGKILL'), 3000).unref()
-  })
-
-  return new Promise((resolve, reject) => {
-    let settled = false
-    const settle = (err, value) => {
-      if (settled) return
-      settled = true
-      session.onStop = null
-      if (err) stop().then(() => reject(err))
-      else resolve(value)
-    }
-    session.onStop = () => settle(new Interrupted())
-    if (session.stopped) return settle(new Interrupted())
-    server.on('connection', (socket) => {
-      let data = ''
-      socket.setEncoding('utf8')
-      socket.on('data', (chunk) => { data += chunk })
-      socket.on('error', () => {})
-      socket.on('end', () => {
-        let msg
-        try {
-          msg = JSON.parse(data)
-        } catch {
-          return
-        }
-        if (Number.isInteger(msg.port)) settle(null, { listening: msg, stop })
-      })
-    })
-    server.on('error', (err) => settle(new Error(`--on-port: cannot listen for the command's port: ${err.message}`)))
-    server.listen(socketPath, () => {
-      child = spawn(file, args, {
-        // With -j, stdout is for the JSON only: the command's output goes to stderr.
-        stdio: ['ignore', opts.json ? 2 : 'inherit', 'inherit'],
-        detached: true,
-        env: {
-          ...process.env,
-          NODE_OPTIONS: process.env.NODE_OPTIONS ? `${preload} ${process.env.NODE_OPTIONS}` : preload,
-          AUTOCANNON_DETECT_PORT_SOCKET: socketPath
-        }
-      })
-      child.once('exit', (code, signal) => {
-        exited = true
-        settle(new Error(`--on-port: the command exited (${signal || `code ${code}`}) before listening on a port: ${opts.spawn.join(' ')}`))
-      })
-      child.once('error', (err) => {
-        exited = true
-        settle(new Error(`--on-port: cannot start ${file}: ${err.message}`))
-      })
-    })
-  })
-}
-
 // A subcommand: it prints its own output; errors are one line, exit 1.
 function runCommand (name, argv) {
   return Promise.resolve()
     .then(() => require(COMMANDS[name]).run(argv))
-    .then((code) => { process.exitCode = code || 0 }, fail)
+    .then((code) => { process.exitCode = code || EXIT.OK }, fail)
 }
 
-module.exports = { main, pointAt, libraryOptions, EXIT_THRESHOLDS_FAILED }
+module.exports = { main }

@@ -4,36 +4,25 @@
 // and capacity searches (JSON or NDJSON, as -j writes them) into one HTML
 // report, one line per file; to stdout without -o.
 
-const fs = require('fs')
 const path = require('path')
 const { raise } = require('../core/errors')
 const { readInputs } = require('../results/saved-result')
+const { checkDestinations, writeReport } = require('../output/outputs')
+const { parseCommand } = require('./subcommand')
+const { EXIT } = require('./exit-codes')
 
 const USAGE = 'usage: autocannon report a.json [b.json …] [-o report.html]'
 
-function parse (argv) {
-  const { argv: a, error } = require('yargs-parser').detailed(argv, {
-    string: ['output'],
-    boolean: ['help'],
-    alias: { output: 'o', help: 'h' },
-    configuration: { 'parse-positional-numbers': false, 'camel-case-expansion': false }
-  })
-  if (error) throw raise('AC_INVALID_ARGUMENT', `${error.message.split('\n')[0]} (${USAGE})`)
-  const unknown = Object.keys(a).filter((k) => !['_', 'output', 'o', 'help', 'h'].includes(k))
-  if (unknown.length) throw raise('AC_INVALID_ARGUMENT', `Unknown option for report: --${unknown[0]} (${USAGE})`)
-  return a
-}
-
 function run (argv, { stdout = process.stdout } = {}) {
-  const a = parse(argv)
+  const a = parseCommand(argv, { name: 'report', usage: USAGE, strings: ['output'], aliases: { output: 'o' } })
   if (a.help) {
     stdout.write(`${USAGE}\n`)
-    return 0
+    return EXIT.OK
   }
   const files = a._.map(String)
   if (files.length === 0) throw raise('AC_INVALID_ARGUMENT', `report needs at least one saved result or search (${USAGE})`)
   const output = a.output === undefined ? undefined : String(a.output)
-  if (output !== undefined) require('../output/outputs').checkDestinations({ html: output })
+  if (output !== undefined) checkDestinations({ html: output })
   const inputs = []
   const names = []
   for (const file of files) {
@@ -44,10 +33,8 @@ function run (argv, { stdout = process.stdout } = {}) {
       names.push(read.length > 1 ? `${base} #${i + 1}` : base)
     })
   }
-  const html = require('../output/html/report').renderHtml(inputs, { names })
-  if (output === undefined) stdout.write(html)
-  else fs.writeFileSync(output, html)
-  return 0
+  writeReport(inputs, { names, file: output }, { stdout })
+  return EXIT.OK
 }
 
 module.exports = { run }

@@ -6,25 +6,17 @@
 // --html (the files were checked before the search, in main). --hgrm is
 // refused by the parser: a search has a distribution per step.
 
-const fs = require('fs')
+const { writeOutputs } = require('../output/outputs')
 const { findMaxRate } = require('../search/find-max-rate')
 const { headerLine, stepLine, probeLine } = require('../output/print-search')
+const { EXIT } = require('./exit-codes')
+const { libraryOptions, searchOptions } = require('./args')
 
-// Exit codes: 0 when a rate was found (or the generator was the limit, which
-// says nothing against the server), 99 when the SLOs failed even at the
-// lowest rate tried: as a failed threshold.
-const EXIT_SLO_MISSED = 99
-
-function runSearch (opts, libOpts, session) {
+function runSearch (opts, session) {
   const err = process.stderr
   const quiet = opts.json && !opts.verbose
   return session.run(() => {
-    const search = findMaxRate({
-      ...libOpts,
-      slos: opts.slo,
-      precision: opts.precision === undefined ? undefined : opts.precision / 100,
-      stepDuration: opts.stepDuration
-    })
+    const search = findMaxRate({ ...libraryOptions(opts), ...searchOptions(opts) })
     let index = 0
     search.on('probe', (probe) => {
       index = 0
@@ -35,11 +27,11 @@ function runSearch (opts, libOpts, session) {
     search.on('step', (entry) => { if (!quiet) err.write(stepLine(entry, index++)) })
     return search
   }).then((out) => {
-    if (opts.json) process.stdout.write(JSON.stringify(out) + '\n')
-    if (opts.out) fs.writeFileSync(opts.out, JSON.stringify(out) + '\n')
-    if (opts.html) fs.writeFileSync(opts.html, require('../output/html/report').renderHtml([out]))
-    for (const s of out.searches) err.write(`${s.sentence}\n`)
-    return out.searches.some((s) => s.status === 'below-low') ? EXIT_SLO_MISSED : 0
+    writeOutputs(out, opts, { kind: 'search' })
+    // 0 when a rate was found (or the generator was the limit, which says
+    // nothing against the server); as a failed threshold when the SLOs
+    // failed even at the lowest rate tried.
+    return out.searches.some((s) => s.status === 'below-low') ? EXIT.THRESHOLDS_FAILED : EXIT.OK
   })
 }
 

@@ -1,5 +1,9 @@
 'use strict'
 
+// lib/compare: whether two runs differ, with the statistics it takes
+// (stats/: Mann–Whitney U, a block bootstrap, the normal distribution, a
+// seeded random source). Its table is an output (output/compare-table.js).
+//
 // compare(a, b) → whether b differs from a, metric by metric, with a test
 // on the unit that is independent: the sample interval (a second by
 // default), never the request. Requests of one second share its
@@ -22,6 +26,7 @@
 // brings run-to-run variation into the test.
 
 const { raise } = require('../core/errors')
+const { round } = require('../core/format')
 const { createLatencyHistogram, decode } = require('../results/histogram')
 const { isResult, requireParts } = require('../results/saved-result')
 const { mannWhitney } = require('./stats/mann-whitney')
@@ -250,11 +255,6 @@ function median (values) {
 
 function sum (values) {
   return values.reduce((s, v) => s + v, 0)
-}
-
-function round (value, decimals) {
-  const f = 10 ** decimals
-  return Math.round(value * f) / f
 }
 
 module.exports = { compare, formatComparison: (cmp) => require('../output/compare-table').formatComparison(cmp), DEFAULTS }

@@ -1,14 +1,22 @@
 'use strict'
 
+// lib/config: the user's options become one frozen config before anything
+// runs. This file checks every option against the table (core/options.js);
+// besides it, what the machine allows (limits.js), certificates and keys
+// (tls-check.js), the proxy option (proxy.js), and the work done once per
+// run before a connection opens (prepare.js: hook files, a form's body,
+// a HAR's requests, from form.js and har.js).
+//
 // The one place where options are checked, against the one table of
-// options (lib/options.js). User options go in once; a frozen config comes
+// options (lib/core/options.js). User options go in once; a frozen config comes
 // out, and nothing downstream mutates it or re-derives a default.
 
 const { InvalidOptionError, raise } = require('../core/errors')
-const { hostHeader, isToken } = require('../http1/request-encoder')
+const { isToken, checkBody } = require('../core/http-syntax')
+const { withScheme, checkUrl, basicAuth, unbracket, hostHeader } = require('../core/url')
 const { maskSecrets } = require('../core/redact')
 
-// Defaults, kinds and help of every option: lib/options.js.
+// Defaults, kinds and help of every option: lib/core/options.js.
 const { OPTIONS, DEFAULTS } = require('../core/options')
 
 function fail (option, value, expected) {
@@ -25,7 +33,7 @@ function toNumber (option, value) {
 
 function integer (opts, option, min) {
   const value = opts[option]
-  if (value === undefined || value === null) return DEFAULTS[option]
+  if (value === undefined || value === null) return OPTIONS[option].default
   const n = toNumber(option, value)
   if (!Number.isInteger(n) || n < min) fail(option, value, `must be an integer >= ${min}`)
   return n
@@ -44,7 +52,7 @@ function optionalPositiveInteger (opts, option) {
 
 function positiveNumber (opts, option) {
   const value = opts[option]
-  if (value === undefined || value === null) return DEFAULTS[option]
+  if (value === undefined || value === null) return OPTIONS[option].default
   const n = toNumber(option, value)
   if (!(n > 0) || !isFinite(n)) fail(option, value, 'must be a number > 0')
   return n
@@ -81,49 +89,16 @@ function parseDuration (value) {
   return fail('duration', value, 'must be a number of seconds > 0 or a timestring such as "10s" or "2m"')
 }
 
-// WHATWG parsing would read http:///path as the host "path".
-function hasNoHost (href) {
-  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/([/?#\\]|$)/.test(href)
-}
-
-// The one check of a target URL, for the library and the CLI alike: a
-// WHATWG URL with an http: or https: scheme and a host. Refused with
-// `why` (no-host, invalid, protocol) for the CLI to word its own line.
-function checkUrl (raw) {
-  const refuse = (why, expected) => {
-    const err = new InvalidOptionError('url', raw, expected)
-    err.why = why
-    throw err
-  }
-  if (typeof raw !== 'string' || raw.trim() === '') refuse('invalid', 'must be a non-empty string')
-  let href = raw.trim()
-  if (!/^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(href)) href = 'http://' + href
-  if (hasNoHost(href)) refuse('no-host', 'has no host (e.g. http://127.0.0.1:3000/path)')
-  let url
-  try {
-    url = new URL(href)
-  } catch {
-    refuse('invalid', 'is not a valid URL')
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    refuse('protocol', `has an unsupported protocol "${url.protocol}" (use http: or https:)`)
-  }
-  if (!url.hostname) refuse('no-host', 'has no host')
-  return url
-}
-
-// proxyFor(url): the target's proxy (lib/proxy.js), or undefined to go
+// proxyFor(url): the target's proxy (proxy.js), or undefined to go
 // direct.
 function parseTarget (raw, socketPath, credentials, proxyFor) {
   const url = checkUrl(raw)
   const secure = url.protocol === 'https:'
   // credentials: the Authorization of a URL whose password was redacted
   // (a worker rebuilding its config from the main thread's).
-  const auth = credentials || (url.username || url.password
-    ? 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')
-    : undefined)
+  const auth = credentials || basicAuth(url)
   // Brackets belong in the Host header and URL, not in the address we dial.
-  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
+  const hostname = unbracket(url.hostname)
   const proxy = proxyFor ? proxyFor(url) : undefined
   return Object.freeze({
     href: maskSecrets(url.href),
@@ -152,16 +127,29 @@ const CHECKS = {
   positive: positiveNumber,
   rate: optionalRate,
   duration: (opts, option) => parseDuration(opts[option]),
-  flag: (opts, option) => !!opts[option]
+  flag: (opts, option) => !!opts[option],
+  fraction,
+  slos: (opts, option) => checkExpressions(option, opts[option], { required: true })
 }
 
 function byKind (opts, option) {
   return CHECKS[OPTIONS[option].check](opts, option)
 }
 
-function withScheme (raw) {
-  if (typeof raw !== 'string') return raw
-  return /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//.test(raw.trim()) ? raw.trim() : 'http://' + raw.trim()
+// One option's value, checked as the table says; its default when it is
+// not given and not required. For options checked apart from buildConfig
+// (findMaxRate's).
+function checkOption (option, value) {
+  if ((value === undefined || value === null) && !OPTIONS[option].required) return OPTIONS[option].default
+  return byKind({ [option]: value }, option)
+}
+
+function fraction (opts, option) {
+  const value = opts[option]
+  if (value === undefined || value === null) return OPTIONS[option].default
+  const n = toNumber(option, value)
+  if (!(n > 0 && n < 1)) fail(option, value, 'must be a fraction between 0 and 1, such as 0.02 for 2%')
+  return n
 }
 
 // The URL as results and output show it: never with its credentials.
@@ -177,13 +165,6 @@ function checkHeaders (option, headers) {
   if (headers === undefined || headers === null) return DEFAULTS.headers
   if (typeof headers !== 'object' || Array.isArray(headers)) fail(option, headers, 'must be an object of header names to values')
   return Object.freeze({ ...headers })
-}
-
-function checkBody (option, body) {
-  if (body === undefined || body === null) return undefined
-  if (typeof body === 'string' || Buffer.isBuffer(body)) return body
-  if (body instanceof Uint8Array) return Buffer.from(body)
-  return fail(option, body, 'must be a string or a Buffer')
 }
 
 function checkRequests (requests, inWorkers) {
@@ -207,18 +188,21 @@ function checkRequests (requests, inWorkers) {
   }))
 }
 
-// Checked once here, so a malformed expression is bad input before the
-// run, not a surprise after it.
-function checkThresholds (value) {
-  if (value === undefined || value === null) return undefined
-  const list = typeof value === 'string' ? [value] : value
-  if (!Array.isArray(list)) fail('thresholds', value, 'must be an array of expressions such as "p99 < 200ms"')
+// Thresholds, and a search's SLOs, in one grammar: checked once here, so a
+// malformed expression is bad input before the run, not a surprise after
+// it. `required`: at least one.
+function checkExpressions (option, value, { required = false } = {}) {
+  const what = option === 'thresholds' ? 'threshold' : 'SLO'
+  if ((value === undefined || value === null) && !required) return undefined
+  const list = value === undefined || value === null ? [] : typeof value === 'string' ? [value] : value
+  if (!Array.isArray(list)) fail(option, value, 'must be an array of expressions such as "p99 < 200ms"')
+  if (list.length === 0 && required) fail(option, value, `must list at least one ${what}, such as "p99 < 200ms"`)
   const { parseThreshold } = require('../results/thresholds')
   for (const expression of list) {
     try {
       parseThreshold(expression)
     } catch (err) {
-      fail('thresholds', expression, `is not a threshold: ${err.why}`)
+      fail(option, expression, `is not a${what === 'SLO' ? 'n' : ''} ${what}: ${err.why || err.message}`)
     }
   }
   return list.length === 0 ? undefined : Object.freeze(list.slice())
@@ -374,7 +358,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     tlsOptions: opts.tlsOptions,
     skipAggregateResult: byKind(opts, 'skipAggregateResult'),
     maxBodySize: byKind(opts, 'maxBodySize'),
-    thresholds: checkThresholds(opts.thresholds),
+    thresholds: checkExpressions('thresholds', opts.thresholds),
     // As output shows it: credentials masked, or "env".
     proxy: proxy ? proxy.shown : undefined,
     // The masked password's Proxy-Authorization, for workers that rebuild
@@ -432,4 +416,4 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   return Object.freeze(config)
 }
 
-module.exports = { DEFAULTS, buildConfig, parseTarget, checkUrl, parseDuration, parseStartAt, hasNoHost }
+module.exports = { buildConfig, checkOption, parseDuration, parseStartAt }

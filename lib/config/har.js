@@ -7,6 +7,7 @@
 
 const fs = require('fs')
 const { InvalidOptionError } = require('../core/errors')
+const { warning, warningLine } = require('../core/warnings')
 
 // JSON.parse messages may quote the input, newlines and all.
 function oneLine (message) {
@@ -138,10 +139,10 @@ function requestsByOrigin (har, targets, { warn = defaultWarn } = {}) {
   // autocannon's line per skipped origin, which scripts match, then ours.
   const allowed = [...wanted].join(', ')
   for (const [origin, n] of skipped) {
-    warn(`Warning: skipping requests to '${origin}' as the target is ${allowed} (${n} HAR ${n === 1 ? 'entry' : 'entries'})`)
+    warn(warningLine(warning('AC_HAR_OTHER_ORIGIN', `skipping requests to '${origin}' as the target is ${allowed} (${n} HAR ${n === 1 ? 'entry' : 'entries'})`)))
   }
   const missing = [...wanted].filter((o) => !byOrigin.has(o))
-  if (missing.length > 0) warn(`autocannon: warning: no HAR entry for ${missing.join(', ')}: requesting the URL itself`)
+  if (missing.length > 0) warn(warningLine(warning('AC_HAR_NO_ENTRY', `no HAR entry for ${missing.join(', ')}: requesting the URL itself`)))
   for (const list of byOrigin.values()) Object.freeze(list)
   return byOrigin
 }
@@ -151,4 +152,4 @@ function defaultWarn (line) {
   if (require('worker_threads').isMainThread) process.stderr.write(`${line}\n`)
 }
 
-module.exports = { requestsByOrigin, readHar, harEntries }
+module.exports = { requestsByOrigin, harEntries }

@@ -7,6 +7,7 @@
 
 const fs = require('fs')
 const { raise } = require('../core/errors')
+const { warning } = require('../core/warnings')
 
 // File descriptors a run needs besides its sockets: stdio, the event loop,
 // libuv's threads, and a few per worker thread.
@@ -89,10 +90,7 @@ function warnings (config, cores) {
   if (!config.workers) return out
   if (cores === undefined) cores = require('os').availableParallelism()
   if (config.workers > cores) {
-    out.push({
-      code: 'AC_WORKERS_OVER_CORES',
-      message: `${config.workers} workers on ${cores} CPU cores: they compete for the cores; more than ${cores} rarely generates more load`
-    })
+    out.push(warning('AC_WORKERS_OVER_CORES', `${config.workers} workers on ${cores} CPU cores: they compete for the cores; more than ${cores} rarely generates more load`))
   }
   return out
 }

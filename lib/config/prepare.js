@@ -5,22 +5,7 @@
 // when its option is used, so a plain run loads none of it. Errors name
 // the option, the hook or the file at fault, before anything is sent.
 
-const path = require('path')
-const { InvalidOptionError } = require('../core/errors')
-
-function loadFunction (value, option) {
-  if (value === undefined || value === null || typeof value === 'function') return value || undefined
-  try {
-    if (typeof value !== 'string') throw new Error('it is neither a function nor a file path')
-    // Relative paths are relative to the working directory.
-    const mod = require(path.isAbsolute(value) ? value : require.resolve(value, { paths: [process.cwd()] }))
-    const fn = typeof mod === 'function' ? mod : mod && mod.default
-    if (typeof fn !== 'function') throw new Error('it does not export a function')
-    return fn
-  } catch (err) {
-    throw new InvalidOptionError(option, value, `could not be loaded as a function: ${err.message}`)
-  }
-}
+const { loadFunction } = require('../core/load-function')
 
 // requests[] with hook files loaded: each file is required once per run
 // (per thread), not once per connection, and a bad one fails the run up
@@ -78,4 +63,4 @@ function prepare (config) {
   return prepared
 }
 
-module.exports = { prepare, loadFunction, loadRequests }
+module.exports = { prepare }

@@ -1,21 +1,13 @@
 'use strict'
 
-// --proxy: which proxy each target goes through, and the CONNECT tunnel for
-// https targets. Loaded only when the option is given: a run without a
-// proxy never requires this file, and nothing on its request path changes.
-//
-// An http target goes to the proxy in absolute form (the request bytes are
-// built that way once, see request-encoder.js); an https target gets a
-// tunnel: CONNECT host:port, then TLS inside it, as undici's ProxyAgent
-// does. Only the connect step differs from a direct run.
+// --proxy: which proxy each target goes through (the option, or "env" for
+// HTTP_PROXY, HTTPS_PROXY and NO_PROXY). Loaded only when the option is
+// given: a run without a proxy never requires this file. How a proxied
+// connection is made is the transport's (lib/transport/tunnel.js).
 
-const net = require('net')
-const { InvalidOptionError, AutocannonError } = require('../core/errors')
+const { InvalidOptionError } = require('../core/errors')
 const { maskSecrets } = require('../core/redact')
-// config.js requires this file only from buildConfig, once it is loaded.
-const { hasNoHost } = require('./config')
-
-const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//
+const { SCHEME, withScheme, hasNoHost, basicAuth, unbracket } = require('../core/url')
 
 // A proxy value as it may be shown: the user information before the last
 // '@' masked even when the value is not a URL we could parse (no scheme, a
@@ -51,9 +43,8 @@ function parseProxy (raw, where = 'proxy', credentials) {
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw invalid(where, raw, `must be an http:// proxy URL ${EXAMPLE}, or "env"`)
   }
-  let href = raw.trim()
   // As curl and the target URL: no scheme means http://.
-  if (!SCHEME.test(href)) href = 'http://' + href
+  const href = withScheme(raw)
   if (!/^http:\/\//i.test(href)) {
     throw invalid(where, raw, `is not an http:// proxy URL ${EXAMPLE}: only HTTP proxies are supported (they tunnel https targets with CONNECT)`)
   }
@@ -68,13 +59,11 @@ function parseProxy (raw, where = 'proxy', credentials) {
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
     throw invalid(where, raw, `must be a scheme, host and port only, without a path or query ${EXAMPLE}`)
   }
-  const auth = credentials || (url.username || url.password
-    ? 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')
-    : undefined)
+  const auth = credentials || basicAuth(url)
   const userinfo = url.password ? `${url.username}:${url.password}@` : url.username ? `${url.username}@` : ''
   return Object.freeze({
     href: maskSecrets(`http://${userinfo}${url.host}`),
-    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    hostname: unbracket(url.hostname),
     port: Number(url.port) || 80,
     auth
   })
@@ -125,8 +114,7 @@ function proxySetting (raw, credentials, env = process.env) {
         const name = secure ? 'HTTPS_PROXY' : 'HTTP_PROXY'
         const value = envValue(env, name)
         if (value === undefined) return undefined
-        const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname
-        if (bypassed(envValue(env, 'NO_PROXY'), hostname, Number(url.port) || (secure ? 443 : 80))) return undefined
+        if (bypassed(envValue(env, 'NO_PROXY'), unbracket(url.hostname), Number(url.port) || (secure ? 443 : 80))) return undefined
         if (!cache.has(name)) cache.set(name, parseProxy(value, name))
         return cache.get(name)
       }
@@ -140,83 +128,4 @@ function proxySetting (raw, credentials, env = process.env) {
   }
 }
 
-// --- the tunnel (https targets) ---
-
-// Refusals are counted as connect errors under this code.
-function refused (proxy, authority, why) {
-  return new AutocannonError('AC_PROXY_REFUSED', `proxy ${proxy.href} refused the tunnel to ${authority}: ${why}`)
-}
-
-// An http target's request answered 407 by the proxy (the client fails
-// its connection with this, see Client#onMessageComplete).
-function refusedRequest (target) {
-  const proxy = target.proxy
-  return new AutocannonError('AC_PROXY_REFUSED', `proxy ${proxy.href} refused the requests to ${target.origin}: 407 Proxy Authentication Required` +
-    (proxy.auth ? ' (the credentials were not accepted)' : ' (it wants credentials: put user:pass@ before the proxy\'s host)'))
-}
-
-// A proxy answering CONNECT with more header than this is not one.
-const MAX_RESPONSE_HEAD = 16 * 1024
-
-// Returns connect(connection) for an https target through `proxy`: TCP to the
-// proxy, CONNECT, and on a 2xx TLS over that socket with the target's SNI
-// and the user's TLS options. The connection sees the TLS socket from then
-// on (connection.upgrade), and its 'connect' moment at the end of the handshake.
-function tunnelTransport (target, proxy, tlsConfig) {
-  const tls = require('tls')
-  const authority = net.isIPv6(target.hostname) ? `[${target.hostname}]:${target.port}` : `${target.hostname}:${target.port}`
-  // Built once per target.
-  const request = Buffer.from(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n` +
-    (proxy.auth ? `Proxy-Authorization: ${proxy.auth}\r\n` : '') + '\r\n', 'latin1')
-
-  return (connection) => {
-    const raw = net.connect({ host: proxy.hostname, port: proxy.port, noDelay: true })
-    raw.once('connect', () => raw.write(request))
-    let head = null
-    const onReadable = () => {
-      let chunk
-      while ((chunk = raw.read()) !== null) {
-        head = head === null ? chunk : Buffer.concat([head, chunk])
-        const end = head.indexOf('\r\n\r\n')
-        if (end === -1) {
-          if (head.length > MAX_RESPONSE_HEAD) raw.destroy(refused(proxy, authority, 'its response to CONNECT has no end of header'))
-          continue
-        }
-        raw.removeListener('readable', onReadable)
-        raw.removeListener('end', onEnd)
-        const status = /^HTTP\/1\.[01] (\d{3})([^\r\n]*)/.exec(head.latin1Slice(0, end))
-        if (status === null) return raw.destroy(refused(proxy, authority, 'it answered CONNECT with something that is not HTTP'))
-        const code = Number(status[1])
-        if (code < 200 || code > 299) {
-          const reason = status[2].trim()
-          return raw.destroy(refused(proxy, authority, `${code}${reason ? ' ' + reason : ''}` +
-            (code === 407 ? (proxy.auth ? ' (the credentials were not accepted)' : ' (it wants credentials: put user:pass@ before the proxy\'s host)') : '')))
-        }
-        // The server speaks only after our ClientHello, so nothing of the
-        // tunnel can have come with the proxy's answer.
-        return start()
-      }
-    }
-    const onEnd = () => raw.destroy(refused(proxy, authority, 'it closed the connection before answering CONNECT'))
-    const start = () => {
-      const socket = tls.connect({
-        // As for a direct https target (see transport.js).
-        rejectUnauthorized: false,
-        ...tlsConfig.options,
-        servername: tlsConfig.servername,
-        session: tlsConfig.session,
-        socket: raw
-      })
-      socket.setNoDelay(true)
-      socket.once('secureConnect', () => connection.onConnect())
-      socket.on('session', (session) => { tlsConfig.session = session })
-      socket.on('data', (buf) => connection.onData(buf, 0, buf.length))
-      if (!connection.upgrade(raw, socket)) socket.destroy()
-    }
-    raw.on('readable', onReadable)
-    raw.on('end', onEnd)
-    return raw
-  }
-}
-
-module.exports = { parseProxy, proxySetting, bypassed, maskProxyValue, tunnelTransport, refusedRequest }
+module.exports = { proxySetting, bypassed, maskProxyValue }

@@ -1,5 +1,12 @@
 'use strict'
 
+// lib/core: what every stage shares, and which requires nothing of the
+// other folders: this registry of errors and that of warnings
+// (warnings.js), the one table of options (options.js), how URLs are read
+// (url.js), HTTP's syntax (http-syntax.js), number formats (format.js),
+// credentials masked from any output (redact.js), a whole shared into
+// parts (share.js) and the loading of user functions (load-function.js).
+//
 // The one registry of what can go wrong, each with a stable code. Two kinds:
 //
 // - raised: bad input or an environment the run cannot work in. The library
@@ -17,7 +24,7 @@ const { maskSecrets } = require('./redact')
 
 const RAISED = {
   AC_INVALID_OPTION: 'An option has a value that cannot be used: the message names the option, the value and what is accepted.',
-  AC_INVALID_ARGUMENT: 'The command line cannot be read: unknown flag, missing URL or value, a bad --warmup group.',
+  AC_INVALID_ARGUMENT: 'The command line cannot be read (unknown flag, missing URL or value, a bad --warmup group), or a function of the library was called without what it works on (aggregateResult, mergeResults or renderHtml with no result, track without an instance, printResult without a result).',
   AC_CONFLICTING_OPTIONS: 'Two options that cannot be used together, such as a body (-b, -i) and a form (-F).',
   AC_FILE_UNREADABLE: 'A file named by an option (-i, -F, --har, --cert, --key, --ca) cannot be read or parsed.',
   AC_FILE_UNWRITABLE: 'A file an output is to be written to (--html, --hgrm, --out, -o) is in a directory that does not exist or cannot be written.',
@@ -29,7 +36,8 @@ const RAISED = {
   AC_NOT_A_RESULT: 'A file given to report, compare or merge is not a saved result, or lacks the histograms or series that command needs.',
   AC_NOT_WITH_WORKERS: 'Something that cannot cross to worker threads was asked for with workers: a listener for the instance\'s \'response\' event (thrown by instance.on).',
   AC_CANNOT_MERGE: 'Saved results that cannot be merged second by second: they were sampled at different intervals (-L).',
-  AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.'
+  AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.',
+  AC_COMMAND_FAILED: 'CLI only: the command after -- (--on-port) could not be started, or exited before it listened on a port.'
 }
 
 // Counted per request, with the cause they count under.
@@ -52,15 +60,6 @@ const CAUSES = Object.freeze(['connect', 'read', 'write', 'timeout', 'parse', 'h
 // { connect: 0, read: 0, … }: every cause present, so results have one shape.
 function noErrorsByCause () {
   return Object.fromEntries(CAUSES.map((cause) => [cause, 0]))
-}
-
-// Emitted with process.emitWarning; the run goes on.
-const WARNINGS = {
-  AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.',
-  AC_UNKNOWN_OPTION: 'autocannon() was given a key that is not an option (a typo such as `conections`): named once, with the closest option, and ignored.',
-  AC_SHARD_MISSING: 'merge: no result for a shard index of the run (the line names it); the merged numbers lack its load.',
-  AC_SHARD_DUPLICATE: 'merge: two results for one shard index (a restarted shard, or a file given twice); only the first is merged.',
-  AC_SHARD_MISMATCH: 'merge: the results disagree on the shard count or the start time, so they may come from different runs.'
 }
 
 class AutocannonError extends Error {
@@ -134,6 +133,33 @@ function raise (code, message) {
   return new AutocannonError(code, message)
 }
 
+// Errors cross from worker threads as plain data (a structured clone
+// keeps an Error's message, not its class or fields): toMessage() there,
+// fromMessage() here gives back the same class, code, message and fields
+// (option, detail, hook, a system error's syscall…).
+const CLASSES = { AutocannonError, InvalidOptionError, ResponseParseError, RequestTimeoutError, HookError }
+
+function toMessage (err) {
+  if (!(err instanceof Error)) return { name: 'Error', message: String(err), fields: {} }
+  const fields = {}
+  for (const key of Object.keys(err)) {
+    const value = err[key]
+    if (key !== 'cause' && (value === null || ['string', 'number', 'boolean'].includes(typeof value))) fields[key] = value
+  }
+  return { name: err.name, message: err.message, stack: err.stack, fields, cause: err.cause instanceof Error ? toMessage(err.cause) : undefined }
+}
+
+function fromMessage (msg) {
+  const Class = Object.prototype.hasOwnProperty.call(CLASSES, msg.name) ? CLASSES[msg.name] : Error
+  // Built without the class's constructor, whose arguments are gone: the
+  // message and fields are set as they were.
+  const err = Reflect.construct(Error, [msg.message], Class)
+  Object.assign(err, msg.fields)
+  if (msg.stack) err.stack = msg.stack
+  if (msg.cause) err.cause = fromMessage(msg.cause)
+  return err
+}
+
 // An error from a socket or the parser → the cause it counts under.
 // `connected`: whether the connection had been established.
 function causeOf (err, connected) {
@@ -156,13 +182,14 @@ module.exports = {
   COUNTED,
   CAUSES,
   noErrorsByCause,
-  WARNINGS,
   AutocannonError,
   InvalidOptionError,
   ResponseParseError,
   RequestTimeoutError,
   HookError,
   raise,
+  toMessage,
+  fromMessage,
   causeOf,
   codeOf,
   show

@@ -3,23 +3,29 @@
 // Every option, once: its name, command-line alias and flag, how the
 // command line reads it (kind), how the library checks it (check), its
 // default and a line of help. The CLI parser (lib/cli/args.js) and the
-// library's checks (lib/config.js) both read this table; help.txt stays
+// library's checks (lib/config/config.js) both read this table; help.txt stays
 // written by hand, and test/help.test.js holds it to the table; an unknown
 // key passed to autocannon() is named with the closest one here.
 //
 //   kind     how the CLI turns its text into a value: integer, number,
 //            duration (seconds or a timestring), boolean, string, list
 //            (repeatable). Absent: not a flag (cli: false).
-//   check    how lib/config.js checks the library's value: integer (>= min),
-//            count (0 means not set, else a positive integer), positive
-//            (a number > 0), rate (0 means not set, else req/s > 0),
-//            duration, flag (a boolean), or the name of an option-specific
-//            check in config.js. Absent: not a library option
-//            (library: false), kept by the CLI for itself.
+//   check    how lib/config/config.js checks the library's value: integer
+//            (>= min), count (0 means not set, else a positive integer),
+//            positive (a number > 0), rate (0 means not set, else req/s >
+//            0), duration, flag (a boolean), fraction (0 < x < 1), slos, or
+//            the name of an option-specific check in config.js. Absent: not
+//            a library option (library: false), kept by the CLI for itself.
+//   search   an option of findMaxRate() rather than of autocannon().
+//   required an option that must be given (findMaxRate's slos).
+//   flagScale  the flag's value is the option's times this (--precision
+//            is in percent, precision a fraction).
 //   default  the value when the option is not given.
 //   argDefault  parseArguments fills the default in, as autocannon's does.
 //   flag     the flag's name when it is not the option's (--threshold).
 //   help     the first sentence of its entry in help.txt.
+
+const { emitWarning } = require('./warnings')
 
 const OPTIONS = {
   // The target, the load and its length
@@ -68,7 +74,7 @@ const OPTIONS = {
   requests: { check: 'requests', cli: false, help: 'The sequence of requests each connection makes, with optional setupRequest and onResponse hooks' },
   tlsOptions: { check: 'tlsOptions', cli: false, help: 'Options for tls.connect, such as ca, cert and key (the CLI\'s --ca, --cert and --key)' },
   skipAggregateResult: { check: 'flag', default: false, cli: false, help: 'Resolve to the raw, mergeable results instead of the aggregated one' },
-  // Command line only: outputs, TLS files, the capacity search
+  // Command line only: outputs and TLS files
   n: { kind: 'boolean', default: false, library: false, help: 'Don\'t render the progress bar' },
   renderProgressBar: { alias: 'progress', kind: 'boolean', default: true, argDefault: true, library: false, help: 'Don\'t render the progress bar' },
   renderLatencyTable: { alias: ['l', 'latency'], kind: 'boolean', default: false, library: false, help: 'Print all the latency data' },
@@ -80,13 +86,19 @@ const OPTIONS = {
   cert: { kind: 'string', library: false, help: 'Path to cert chain in pem format' },
   key: { kind: 'string', library: false, help: 'Path to private key for specified cert in pem format' },
   ca: { kind: 'list', library: false, help: 'Path to trusted ca certificates for the test' },
-  findMaxRate: { kind: 'boolean', library: false, help: 'Search for the highest rate the server sustains with every --slo met, at each connection count of' },
-  slo: { kind: 'list', library: false, help: 'A service level objective for --findMaxRate, in the grammar of --threshold (\'p99<200ms\', \'errors<0.1%\')' },
-  precision: { kind: 'number', default: 2, library: false, help: '--findMaxRate stops when the highest passing and lowest failing rates are closer than PCT percent' },
-  stepDuration: { kind: 'duration', default: 5, library: false, help: 'The measured length of each --findMaxRate step (longer for high percentiles at low rates)' },
   version: { alias: 'v', kind: 'boolean', library: false, help: 'Print the version number' },
   verbose: { alias: 'V', kind: 'boolean', default: true, library: false, help: 'Print the table with results' },
   help: { alias: 'h', kind: 'boolean', library: false, help: 'Print this menu' },
+  // The capacity search: --findMaxRate, and the options of findMaxRate()
+  // (search: true), which takes autocannon()'s too
+  findMaxRate: { kind: 'boolean', library: false, help: 'Search for the highest rate the server sustains with every --slo met, at each connection count of' },
+  slos: { alias: 'slo', flag: 'slo', kind: 'list', check: 'slos', required: true, search: true, library: false, help: 'A service level objective for --findMaxRate, in the grammar of --threshold (\'p99<200ms\', \'errors<0.1%\')' },
+  precision: { kind: 'number', flagScale: 100, check: 'fraction', default: 0.02, search: true, library: false, help: '--findMaxRate stops when the highest passing and lowest failing rates are closer than PCT percent' },
+  stepDuration: { kind: 'duration', check: 'positive', default: 5, search: true, library: false, help: 'The measured length of each --findMaxRate step (longer for high percentiles at low rates)' },
+  stepWarmup: { check: 'duration', default: 1, search: true, cli: false, library: false, help: 'Seconds at each step\'s rate before its measured window, unrecorded' },
+  lowRate: { check: 'positive', search: true, cli: false, library: false, help: 'The first rate a search checks (req/s): 10% of the closed-loop probe\'s if not given' },
+  maxSteps: { check: 'integer', min: 1, default: 25, search: true, cli: false, library: false, help: 'The most steps a search runs at one connection count, whatever the server does' },
+  probeDuration: { check: 'positive', default: 3, search: true, cli: false, library: false, help: 'Seconds of the closed-loop probe that gives a search its ceiling' },
   // Options of track() and printResult(), often passed to autocannon() in the same object
   renderResultsTable: { default: true, cli: false, library: false, help: 'Print the tables of the result' },
   outputStream: { cli: false, library: false, help: 'The stream track() and printResult() write to (process.stderr)' },
@@ -100,6 +112,9 @@ Object.freeze(OPTIONS)
 const DEFAULTS = Object.freeze(Object.fromEntries(Object.entries(OPTIONS)
   .filter(([, spec]) => spec.library !== false)
   .map(([name, spec]) => [name, spec.default])))
+
+// The options of findMaxRate() besides autocannon()'s.
+const SEARCH_OPTIONS = Object.freeze(Object.keys(OPTIONS).filter((name) => OPTIONS[name].search))
 
 // The options the command line knows, as lib/cli/args.js reads them.
 const CLI_OPTIONS = Object.freeze(Object.fromEntries(Object.entries(OPTIONS).filter(([, spec]) => spec.cli !== false)))
@@ -117,7 +132,7 @@ function warnUnknown (opts, emit = process.emitWarning) {
     if (Object.prototype.hasOwnProperty.call(OPTIONS, key) || NOT_OPTIONS.has(key) || warned.has(key)) continue
     warned.add(key)
     const near = closest(key)
-    emit(`unknown option "${key}" is ignored${near ? `: did you mean "${near}"?` : ''}`, { code: 'AC_UNKNOWN_OPTION' })
+    emitWarning('AC_UNKNOWN_OPTION', `unknown option "${key}" is ignored${near ? `: did you mean "${near}"?` : ''}`, emit)
   }
 }
 
@@ -149,4 +164,4 @@ function distance (a, b) {
   return row[b.length]
 }
 
-module.exports = { OPTIONS, DEFAULTS, CLI_OPTIONS, warnUnknown, closest }
+module.exports = { OPTIONS, DEFAULTS, CLI_OPTIONS, SEARCH_OPTIONS, warnUnknown, closest }

@@ -81,4 +81,4 @@ function toYaml (manifest, comment) {
   return doc.toString({ lineWidth: 0 })
 }
 
-module.exports = { jobManifest, shardArgs, toYaml, CONTAINER }
+module.exports = { jobManifest, toYaml }

@@ -1,6 +1,11 @@
 'use strict'
 
-// The results of one run's shards (lib/shard.js), as -j or --out saved
+// lib/distributed: one run spread over several processes or machines: a
+// shard's part of the load (shard.js), the Kubernetes Indexed Job that
+// starts them together (kube-job.js), and this file, which merges their
+// results back into the run's.
+//
+// The results of one run's shards (shard.js), as -j or --out saved
 // them, merged into the result of the whole run. Each saved result is
 // turned back into the raw form that workers hand over, and the same
 // aggregateResult merges them: latency histograms added bucket by bucket,
@@ -16,6 +21,7 @@
 
 const { aggregateResult } = require('../results/result')
 const { raise } = require('../core/errors')
+const { warning } = require('../core/warnings')
 
 function time (value) {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
@@ -60,10 +66,6 @@ function rawOf (result) {
 
 function same (values) {
   return values.every((v) => v === values[0])
-}
-
-function warning (code, message) {
-  return { code, message }
 }
 
 // Which results to merge, and what is missing or doubled. A shard index
@@ -114,7 +116,7 @@ function account (results, expect) {
 // shards there should be, when the results do not say it (or to check).
 // thresholds: expressions held to the merged result.
 function mergeResults (results, { expect, thresholds } = {}) {
-  if (results.length === 0) throw new TypeError('mergeResults needs at least one result')
+  if (!Array.isArray(results) || results.length === 0) throw raise('AC_INVALID_ARGUMENT', 'mergeResults needs at least one result')
   const { kept, expected, missing, duplicates, warnings } = account(results, expect)
   const intervals = [...new Set(kept.map((r) => r.series.interval))]
   if (intervals.length > 1) {
@@ -145,4 +147,4 @@ function mergeResults (results, { expect, thresholds } = {}) {
   return merged
 }
 
-module.exports = { mergeResults, rawOf }
+module.exports = { mergeResults }

@@ -80,4 +80,4 @@ function shardPart (config, { index, count }) {
   return part
 }
 
-module.exports = { parseShard, shardPart, INDEX_VARIABLE }
+module.exports = { parseShard, shardPart }

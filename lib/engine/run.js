@@ -4,7 +4,7 @@
 // ticks, the end), counts what goes wrong, and hands the recorder's
 // snapshot back when it is over.
 //
-// Clients (lib/client.js) get what they share once, at construction
+// Clients (lib/http1/client.js) get what they share once, at construction
 // (clientSetup: config values, the recorder, the planned-times array),
 // and reach the run only through this port, these methods and one flag:
 //   take(client, n) → how many of n requests may go now (their planned

@@ -1,6 +1,6 @@
 'use strict'
 
-// A worker thread's side of lib/workers.js: one Run on its share of the
+// A worker thread's side of workers.js: one Run on its share of the
 // connections, reporting ticks, errors and its raw snapshot by message.
 
 const { parentPort, workerData } = require('worker_threads')
@@ -8,15 +8,16 @@ const { EventEmitter } = require('events')
 const { buildConfig } = require('../config/config')
 const { prepare } = require('../config/prepare')
 const { Run } = require('./run')
+const { toMessage } = require('../core/errors')
 
 const events = new EventEmitter()
 events.on('tick', (t) => parentPort.postMessage({ type: 'tick', counter: t.counter, bytes: t.bytes }))
-events.on('reqError', (err) => parentPort.postMessage({ type: 'reqError', message: err.message, code: err.code }))
+events.on('reqError', (err) => parentPort.postMessage({ type: 'reqError', error: toMessage(err) }))
 
 let run
 
 function failed (err) {
-  parentPort.postMessage({ type: 'error', message: err.message, code: err.code })
+  parentPort.postMessage({ type: 'error', error: toMessage(err) })
   parentPort.close()
 }
 

@@ -9,7 +9,7 @@
 const path = require('path')
 const { Worker } = require('worker_threads')
 const { share } = require('../core/share')
-const { AutocannonError, raise } = require('../core/errors')
+const { AutocannonError, raise, fromMessage } = require('../core/errors')
 
 const WORKER_FILE = path.join(__dirname, 'worker.js')
 
@@ -72,12 +72,17 @@ function runWorkers (config, events, prepared, done) {
           tick.bytes += msg.bytes
           break
         case 'reqError':
-          if (events.listenerCount('reqError') > 0) events.emit('reqError', Object.assign(new Error(msg.message), { code: msg.code }))
+          if (events.listenerCount('reqError') > 0) events.emit('reqError', fromMessage(msg.error))
           break
-        case 'error':
-          // Options are checked in this thread first: this is rare.
-          fail(new AutocannonError(msg.code || 'AC_WORKER_FAILED', msg.message))
+        case 'error': {
+          // Options are checked in this thread first: this is rare. An
+          // error of the user's own (a setupClient that threw) is the
+          // cause of a worker's failure.
+          const err = fromMessage(msg.error)
+          if (err instanceof AutocannonError) fail(err)
+          else fail(Object.assign(raise('AC_WORKER_FAILED', err.message), { cause: err }))
           break
+        }
         case 'cut':
           if (cutting) {
             cutting.raws[i] = msg.raw

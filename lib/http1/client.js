@@ -1,10 +1,15 @@
 'use strict'
 
+// lib/http1: the protocol spoken on a connection: this file's Client,
+// the requests each connection sends in turn (request-sequence.js), their
+// bytes built once (request-encoder.js), and the responses read back
+// byte by byte (response-parser.js).
+//
 // HTTP/1.1 on one connection: the requests in flight as a FIFO (responses
 // come back in the order requests were written), the parser, and the
-// batching of writes. The socket is its Connection's (lib/connection.js),
+// batching of writes. The socket is its Connection's (lib/transport/connection.js),
 // which drives it through a fixed set of calls; the run is reached only
-// through its port (see lib/run.js). All its state lives in fields set up
+// through its port (see lib/engine/run.js). All its state lives in fields set up
 // here, so every client has one shape. This is the public Client of
 // autocannon's API (setupClient, the 'response' event).
 //
@@ -456,7 +461,7 @@ class Client extends EventEmitter {
   onMessageComplete (status, bytes, close) {
     if (this.proxied && status === 407 && this.inFlight > 0) {
       this.parser.abort()
-      this.fail(require('../config/proxy').refusedRequest(this.target))
+      this.fail(require('../transport/tunnel').refusedRequest(this.target))
       return
     }
     if (this.inFlight === 0 || (this.pendingRequest !== null && this.inFlight === 1)) {

@@ -6,32 +6,7 @@
 // as it is.
 
 const { InvalidOptionError } = require('../core/errors')
-
-// RFC 9110 token characters, for methods and header names.
-const TOKEN = new Uint8Array(128)
-for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
-  TOKEN[c.charCodeAt(0)] = 1
-}
-
-function isToken (str) {
-  if (str.length === 0) return false
-  for (let i = 0; i < str.length; i++) {
-    const c = str.charCodeAt(i)
-    if (c > 127 || TOKEN[c] !== 1) return false
-  }
-  return true
-}
-
-// Header values may hold visible characters, spaces and tabs, and anything
-// beyond ASCII, but never CR, LF or NUL: those would let a value inject its
-// own headers.
-function isValidHeaderValue (str) {
-  for (let i = 0; i < str.length; i++) {
-    const c = str.charCodeAt(i)
-    if ((c < 32 && c !== 9) || c === 127) return false
-  }
-  return true
-}
+const { isToken, isValidHeaderValue } = require('../core/http-syntax')
 
 function checkPath (path) {
   for (let i = 0; i < path.length; i++) {
@@ -137,13 +112,4 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, abs
   return headBytes(head + '\r\n')
 }
 
-// "host:port" for the Host header, leaving the port out when it is the
-// scheme's default.
-function hostHeader (url) {
-  const defaultPort = url.protocol === 'https:' ? '443' : '80'
-  const hostname = url.hostname
-  const port = url.port && url.port !== defaultPort ? `:${url.port}` : ''
-  return hostname + port
-}
-
-module.exports = { encodeRequest, hostHeader, isToken, isValidHeaderValue }
+module.exports = { encodeRequest }

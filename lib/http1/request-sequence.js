@@ -10,6 +10,7 @@
 
 const { encodeRequest } = require('./request-encoder')
 const { InvalidOptionError, HookError } = require('../core/errors')
+const { checkBody } = require('../core/http-syntax')
 
 const ID_TAG = '[<id>]'
 // The tag as it looks once a URL has been percent-encoded.
@@ -19,11 +20,7 @@ const ID_TAG_ENCODED = '[%3Cid%3E]'
 // promise is then in `sequence.pending`.
 const PENDING = Object.freeze({ pending: true })
 
-const { loadFunction } = require('../config/prepare')
-
-function loadHook (hook, name) {
-  return hook === undefined || hook === null || typeof hook === 'function' ? hook || undefined : loadFunction(hook, name)
-}
+const { loadFunction } = require('../core/load-function')
 
 // A deep copy as lodash.clonedeep makes it (which autocannon uses): plain
 // data is copied, prototypes are kept, functions are shared.
@@ -197,8 +194,8 @@ class RequestSequence {
       headers,
       body: e.body !== undefined ? e.body : this.base.body
     }
-    const setupRequest = loadHook(e.setupRequest, `${name}.setupRequest`)
-    const onResponse = loadHook(e.onResponse, `${name}.onResponse`)
+    const setupRequest = loadFunction(e.setupRequest, `${name}.setupRequest`)
+    const onResponse = loadFunction(e.onResponse, `${name}.onResponse`)
     const entry = {
       name,
       template,
@@ -402,7 +399,7 @@ class RequestSequence {
   // undefined removes the body.
   setBody (body) {
     const entry = this.current()
-    entry.template.body = checkBody(body)
+    entry.template.body = checkBody('body', body)
     this.changed(entry)
   }
 
@@ -420,14 +417,6 @@ class RequestSequence {
       this.refresh()
     }
   }
-}
-
-function checkBody (body) {
-  if (body === undefined || body === null) return null
-  if (typeof body === 'string' || Buffer.isBuffer(body)) return body
-  if (body instanceof Uint8Array) return Buffer.from(body)
-  if (typeof body === 'number') return String(body)
-  throw new InvalidOptionError('body', body, 'must be a string or a Buffer')
 }
 
 // Response headers for onResponse and the 'headers' event, from the
@@ -454,4 +443,4 @@ function headersObject (flat) {
   return out
 }
 
-module.exports = { RequestSequence, HookError, PENDING, ID_TAG, freshId, loadHook, cloneDeep, headersObject }
+module.exports = { RequestSequence, PENDING, headersObject }

@@ -921,4 +921,4 @@ function trimOws (str) {
   return e === str.length ? str : str.slice(0, e)
 }
 
-module.exports = { ResponseParser, MAX_HEADER_SIZE, MAX_CHUNK_EXTENSIONS }
+module.exports = { ResponseParser }

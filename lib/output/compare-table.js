@@ -5,6 +5,8 @@
 // in plain aligned columns (as benchstat: easy to paste into a review),
 // then what the marks mean and which tests gave them.
 
+const { round, thousands, percentFixed: percent } = require('../core/format')
+
 const MARKS = { '~': '~', 'too few samples': '?', better: 'better', worse: 'worse' }
 
 function formatComparison (cmp) {
@@ -24,10 +26,10 @@ function value (m, side) {
   const v = m[side]
   if (m.key === 'errors') {
     const rate = side === 'a' ? m.rateA : m.rateB
-    return v === 0 ? '0' : `${thousands(v)} (${percent(rate)})`
+    return v === 0 ? '0' : `${thousands(v, 2)} (${percent(rate)})`
   }
   if (!Number.isFinite(v)) return '-'
-  return m.unit === 'ms' ? `${round(v, 3)} ms` : thousands(v)
+  return m.unit === 'ms' ? `${round(v, 3)} ms` : thousands(v, 2)
 }
 
 function delta (m) {
@@ -54,7 +56,7 @@ function legend (cmp) {
   return [
     `~  no significant change at alpha ${cmp.alpha}, or none clearly beyond the ±${round(cmp.noise * 100, 2)}% noise threshold`,
     '?  too few samples to decide',
-    `Req/Sec and errors: Mann–Whitney U over per-interval samples (${cmp.a.intervals} + ${cmp.b.intervals}, not ${thousands(cmp.a.requests + cmp.b.requests)} requests).`,
+    `Req/Sec and errors: Mann–Whitney U over per-interval samples (${cmp.a.intervals} + ${cmp.b.intervals}, not ${thousands(cmp.a.requests + cmp.b.requests, 2)} requests).`,
     `Latency: ${round(cmp.confidence * 100, 2)}% interval of the change from ${cmp.resamples} bootstrap resamples of whole intervals (${intervals} in all).`
   ]
 }
@@ -67,22 +69,6 @@ function signed (fraction) {
   if (!Number.isFinite(fraction)) return '-'
   const pct = (fraction * 100).toFixed(2)
   return (fraction > 0 && pct !== '0.00' ? '+' : '') + (pct === '-0.00' ? '0.00' : pct) + '%'
-}
-
-function percent (fraction) {
-  const pct = fraction * 100
-  return pct > 0 && pct < 0.01 ? '<0.01%' : `${round(pct, 2)}%`
-}
-
-// 70713.61 → "70,713.61"
-function thousands (v) {
-  const [whole, fraction] = String(round(Math.abs(v), 2)).split('.')
-  return (v < 0 ? '-' : '') + whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (fraction ? '.' + fraction : '')
-}
-
-function round (value, decimals) {
-  const f = 10 ** decimals
-  return Math.round(value * f) / f
 }
 
 module.exports = { formatComparison }

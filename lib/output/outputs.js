@@ -1,50 +1,88 @@
 'use strict'
 
-// Every output of a finished result is chosen here and nowhere else. Each
-// is a renderer (result in, string out), the option that asks for it and
-// where its string goes: stdout, stderr, or the file the option names. A
-// new output is one renderer file and one line in OUTPUTS.
+// lib/output: everything the tool shows or writes of what it measured. Every
+// output is chosen here and nowhere else: a renderer (value in, string
+// out; print-result.js, print-search.js, hgrm.js, compare-table.js,
+// html/report.js), the option that asks for it and where its string goes:
+// stdout, stderr, or the file the option names. What is rendered is a
+// run's result, a capacity search, or a comparison; track.js draws the run
+// while it goes. A new output is one renderer file and one line below.
 
 const fs = require('fs')
 const path = require('path')
 const { raise } = require('../core/errors')
 
-const OUTPUTS = [
-  { option: 'renderResultsTable', to: 'stderr', render: (result, opts) => require('./print-result')(result, opts) },
-  { option: 'json', to: 'stdout', render: (result) => JSON.stringify(result) + '\n' },
-  { option: 'out', to: 'file', render: (result) => JSON.stringify(result) + '\n' },
-  { option: 'html', to: 'file', render: (result) => require('./html/report').renderHtml([result]) },
-  { option: 'hgrm', to: 'file', render: (result) => require('./hgrm').renderHgrm(result) }
-]
+const json = (value) => JSON.stringify(value) + '\n'
+const html = (value) => require('./html/report').renderHtml([value])
 
-// Options that only choose outputs: the CLI keeps them from the library.
-const OUTPUT_OPTIONS = Object.freeze([...OUTPUTS.map((o) => o.option),
-  'renderLatencyTable', 'renderStatusCodes', 'verbose'])
+// option: the output is made when opts[option] is set (null: always).
+const OUTPUTS = {
+  result: [
+    { option: 'renderResultsTable', to: 'stderr', render: (result, opts) => require('./print-result')(result, opts) },
+    { option: 'json', to: 'stdout', render: json },
+    { option: 'out', to: 'file', render: json },
+    { option: 'html', to: 'file', render: html },
+    { option: 'hgrm', to: 'file', render: (result) => require('./hgrm').renderHgrm(result) }
+  ],
+  // The steps were shown as they ended (print-search.js); what is left is
+  // the search as a whole, and its closing sentences, whatever else is
+  // asked for.
+  search: [
+    { option: 'json', to: 'stdout', render: json },
+    { option: 'out', to: 'file', render: json },
+    { option: 'html', to: 'file', render: html },
+    { option: null, to: 'stderr', render: (out) => out.searches.map((s) => `${s.sentence}\n`).join('') }
+  ],
+  comparison: [
+    { option: 'table', to: 'stdout', render: (cmp) => require('./compare-table').formatComparison(cmp) },
+    { option: 'json', to: 'stdout', render: json }
+  ]
+}
+
+function fileOptions () {
+  const names = new Set()
+  for (const list of Object.values(OUTPUTS)) for (const o of list) if (o.to === 'file') names.add(o.option)
+  return [...names]
+}
 
 // Before the run: a report that cannot be written should not cost a
 // benchmark first.
 function checkDestinations (opts) {
-  for (const output of OUTPUTS) {
-    if (output.to !== 'file' || !opts[output.option]) continue
-    const file = path.resolve(String(opts[output.option]))
+  for (const option of fileOptions()) {
+    if (!opts[option]) continue
+    const file = path.resolve(String(opts[option]))
     const dir = path.dirname(file)
     try {
       if (!fs.statSync(dir).isDirectory()) throw new Error('not a directory')
       fs.accessSync(dir, fs.constants.W_OK)
       if (fs.existsSync(file) && fs.statSync(file).isDirectory()) throw new Error('it is a directory')
     } catch (err) {
-      throw raise('AC_FILE_UNWRITABLE', `--${output.option} ${opts[output.option]}: cannot write there (${err.code === 'ENOENT' ? 'no such directory' : err.message})`)
+      throw raise('AC_FILE_UNWRITABLE', `--${option} ${opts[option]}: cannot write there (${err.code === 'ENOENT' ? 'no such directory' : err.message})`)
     }
   }
 }
 
-function writeOutputs (result, opts, streams = { stdout: process.stdout, stderr: process.stderr }) {
-  for (const output of OUTPUTS) {
-    if (!opts[output.option]) continue
-    const text = output.render(result, { ...opts, outputStream: streams.stderr })
-    if (output.to === 'file') fs.writeFileSync(opts[output.option], text)
-    else streams[output.to].write(text)
+const STREAMS = { stdout: process.stdout, stderr: process.stderr }
+
+// `to`: 'stdout', 'stderr', or a file name.
+function emit (text, to, streams = STREAMS) {
+  if (to === 'stdout' || to === 'stderr') streams[to].write(text)
+  else fs.writeFileSync(to, text)
+}
+
+// kind: 'result', 'search' or 'comparison'.
+function writeOutputs (value, opts, { streams = STREAMS, kind = 'result' } = {}) {
+  for (const output of OUTPUTS[kind]) {
+    if (output.option !== null && !opts[output.option]) continue
+    const text = output.render(value, { ...opts, outputStream: streams.stderr })
+    emit(text, output.to === 'file' ? opts[output.option] : output.to, streams)
   }
 }
 
-module.exports = { OUTPUTS, OUTPUT_OPTIONS, checkDestinations, writeOutputs }
+// `autocannon report`: saved results and searches side by side in one
+// page, named after their files, to a file or to stdout.
+function writeReport (inputs, { names, file }, streams = STREAMS) {
+  emit(require('./html/report').renderHtml(inputs, { names }), file === undefined ? 'stdout' : file, streams)
+}
+
+module.exports = { OUTPUTS, checkDestinations, writeOutputs, writeReport }

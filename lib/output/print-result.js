@@ -7,6 +7,8 @@
 // than autocannon's "0 ms".
 
 const { OPTIONS } = require('../core/options')
+const { raise } = require('../core/errors')
+const { ms, thousands } = require('../core/format')
 
 const DEFAULTS = {
   outputStream: process.stderr,
@@ -41,20 +43,9 @@ function colorsFor (stream) {
   return colors
 }
 
-// Milliseconds to at most two decimals: 0.251 → "0.25", 20 → "20".
-function ms (value) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
-  return String(Math.round(value * 100) / 100)
-}
-
 // Req/Sec values with thousands separators: 70713.61 → "70,713.61".
-// Not Intl.NumberFormat: creating one loads ICU data, ~10 ms of a
-// 100-request run.
 function count (value) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
-  const [whole, fraction] = String(Math.round(Math.abs(value) * 100) / 100).split('.')
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  return (value < 0 && (whole !== '0' || fraction) ? '-' : '') + grouped + (fraction ? '.' + fraction : '')
+  return thousands(value, 2)
 }
 
 function bytes (value) {
@@ -123,6 +114,9 @@ function noResponseLine (result) {
 }
 
 function printResult (result, opts) {
+  if (result === null || typeof result !== 'object' || !result.requests) {
+    throw raise('AC_INVALID_ARGUMENT', 'printResult needs a result, as autocannon() resolves to it')
+  }
   opts = Object.assign({}, DEFAULTS, opts)
   const lines = []
   const out = (text) => lines.push(text)
@@ -214,14 +208,19 @@ function thresholdsTable (thresholds, colors) {
   for (const t of thresholds) {
     table.push([t.expression, measured(t), t.ok ? colors.green('✔ pass') : colors.redBright('✗ fail')])
   }
-  const failed = thresholds.filter((t) => !t.ok).length
-  return table.toString() + '\n' + (failed ? `${failed} of ${thresholds.length} thresholds failed` : `all ${thresholds.length} thresholds passed`)
+  return table.toString() + '\n' + thresholdsVerdict(thresholds)
+}
+
+// "all 3 thresholds passed", "1 of 3 thresholds failed", with `list` the
+// failed expressions after a colon.
+function thresholdsVerdict (thresholds, { list = false } = {}) {
+  const failed = thresholds.filter((t) => !t.ok)
+  if (failed.length === 0) return `all ${thresholds.length} thresholds passed`
+  return `${failed.length} of ${thresholds.length} thresholds failed` + (list ? `: ${failed.map((t) => t.expression).join(', ')}` : '')
 }
 
 module.exports = printResult
 module.exports.printResult = printResult
-module.exports.wantsColor = wantsColor
 module.exports.colorsFor = colorsFor
-module.exports.formatMs = ms
 module.exports.noResponseLine = noResponseLine
-module.exports.thresholdsTable = thresholdsTable
+module.exports.thresholdsVerdict = thresholdsVerdict

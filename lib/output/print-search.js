@@ -4,7 +4,7 @@
 // (so the table is live), and the closing sentence of each connection
 // count.
 
-const { formatMs } = require('./print-result')
+const format = require('../core/format')
 
 const COLUMNS = [
   ['step', 4], ['kind', 7], ['target', 10], ['achieved', 10], ['p50', 10], ['p99', 10], ['p99.9', 10], ['errors', 7], ['verdict', 15]
@@ -16,11 +16,11 @@ function pad (text, width) {
 }
 
 function rate (value) {
-  return typeof value === 'number' ? Math.round(value).toLocaleString('en-US') : '-'
+  return typeof value === 'number' ? format.rate(value) : '-'
 }
 
 function ms (value) {
-  return typeof value === 'number' ? `${formatMs(value)} ms` : '-'
+  return typeof value === 'number' ? `${format.ms(value)} ms` : '-'
 }
 
 function headerLine (connections) {

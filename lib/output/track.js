@@ -6,6 +6,7 @@
 // duration run, responses counted for an amount run, workers included, so
 // it never needs a per-response listener.
 
+const { raise } = require('../core/errors')
 const printResult = require('./print-result')
 
 const DEFAULTS = {
@@ -51,7 +52,8 @@ function barStream (stream) {
 }
 
 function track (instance, opts) {
-  if (!instance) throw new Error('instance required for tracking')
+  // autocannon's words.
+  if (!instance) throw raise('AC_INVALID_ARGUMENT', 'instance required for tracking')
   opts = Object.assign({}, DEFAULTS, opts)
   const stream = opts.outputStream
   const label = opts.warmupRunning ? 'warmup' : 'running'

@@ -5,6 +5,7 @@
 // milliseconds; request and byte counts are recorded as they are.
 
 const { percentiles } = require('hdr-histogram-percentiles-obj')
+const { round } = require('../core/format')
 
 // The pure-JS histogram classes, required directly: the package's index
 // also loads WebAssembly, log readers and compression, which a plain run
@@ -132,11 +133,6 @@ function inflateEncoded (encoded) {
 }
 
 const PERCENTILE_KEYS = percentiles.map((p) => [p, ('p' + p).replace('.', '_')])
-
-function round (value, decimals) {
-  const f = 10 ** decimals
-  return Math.round(value * f) / f
-}
 
 // Every statistic of a histogram from one pass over its buckets. The
 // library's getters walk the whole counts array once per percentile and

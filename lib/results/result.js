@@ -1,5 +1,10 @@
 'use strict'
 
+// lib/results: what a run measured, as autocannon's result object: this
+// file's aggregateResult, the histograms it is built from and travels
+// with (histogram.js), thresholds held to it (thresholds.js), and results
+// read back from files (saved-result.js).
+//
 // Raw run data (from recorder.snapshot(), one per run, worker, process or
 // machine) → autocannon's result object. Histograms are merged bucket by
 // bucket, so percentiles of the merge equal those of one run that saw
@@ -8,7 +13,7 @@
 // load on the server at once), samples of runs that did not are kept apart.
 
 const { createCountHistogram, createLatencyHistogram, decode, encode, addEncoded, toStats } = require('./histogram')
-const { noErrorsByCause } = require('../core/errors')
+const { noErrorsByCause, raise } = require('../core/errors')
 const { maskSecrets } = require('../core/redact')
 const { DEFAULTS } = require('../core/options')
 
@@ -100,7 +105,7 @@ const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 
 function aggregateResult (results, opts = {}) {
   const raws = Array.isArray(results) ? results : [results]
-  if (raws.length === 0) throw new TypeError('aggregateResult needs at least one result')
+  if (raws.length === 0) throw raise('AC_INVALID_ARGUMENT', 'aggregateResult needs at least one result')
   const sampleInt = Number(opts.sampleInt) || DEFAULTS.sampleInt
 
   const totals = {}

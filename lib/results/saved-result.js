@@ -159,4 +159,4 @@ function requireSearchParts (search, name) {
   }
 }
 
-module.exports = { readResults, readInputs, parseResults, parseInputs, isResult, isSearch, requireParts, requireSearchParts }
+module.exports = { readResults, readInputs, parseResults, parseInputs, isResult, isSearch, requireParts }

@@ -11,6 +11,7 @@
 //   operator := < | <= | > | >= | == | !=
 
 const { decode } = require('./histogram')
+const { round } = require('../core/format')
 
 const OPERATORS = {
   '<': (a, b) => a < b,
@@ -78,11 +79,6 @@ function parseThreshold (expression) {
   throw new ThresholdSyntaxError(expression, `unknown term "${term}"`)
 }
 
-function round (value, decimals = 3) {
-  const f = 10 ** decimals
-  return Math.round(value * f) / f
-}
-
 // The measured value a parsed threshold is held to, in its unit.
 function measure (threshold, result, latencyHistogram) {
   const duration = result.duration > 0 ? result.duration : 0
@@ -90,7 +86,7 @@ function measure (threshold, result, latencyHistogram) {
     case 'latency': {
       if (threshold.percentile === undefined) return result.latency[STAT_KEYS[threshold.metric]]
       if (latencyHistogram) {
-        return latencyHistogram.totalCount === 0 ? 0 : round(latencyHistogram.getValueAtPercentile(threshold.percentile) / 1000)
+        return latencyHistogram.totalCount === 0 ? 0 : round(latencyHistogram.getValueAtPercentile(threshold.percentile) / 1000, 3)
       }
       // A result saved without histograms still has autocannon's percentiles.
       const key = ('p' + threshold.percentile).replace('.', '_')
@@ -134,4 +130,4 @@ function evaluateThresholds (thresholds, result) {
   })
 }
 
-module.exports = { parseThreshold, evaluateThresholds, ThresholdSyntaxError, OPERATORS }
+module.exports = { parseThreshold, evaluateThresholds }

@@ -1,30 +1,28 @@
 'use strict'
 
-// The decisions of a capacity search (issue 13): which rate to run next,
+// The decisions of a capacity search: which rate to run next,
 // and what the steps found. Pure: judged steps in, next step (or the end)
 // out. No I/O, no timers, no clock, so that every decision can be unit
 // tested on synthetic results and replayed from a saved search. The engine
-// runs the steps; lib/step-judge.js judges them.
+// runs the steps; step-judge.js judges them.
 //
 // Method: MLPerf LoadGen's FindPeakPerformance (check a low rate, widen the
 // upper bound until a run fails, bisect, then confirm the answer with a
 // longer run, so that a single lucky step cannot set it).
 
-const {
-  judgeStep, requiredSamples, samplesNeeded, parseSlos, sloText, measuredText,
-  fmtRate, fmtPercent, JUDGE_DEFAULTS
-} = require('./step-judge')
+const { judgeStep, samplesNeeded, parseSlos, sloText, measuredText, JUDGE_DEFAULTS } = require('./step-judge')
+const { rate: fmtRate, thousands, percent } = require('../core/format')
 const { InvalidOptionError } = require('../core/errors')
-
 const { OPTIONS } = require('../core/options')
+const { checkOption } = require('../config/config')
 
 const DEFAULTS = Object.freeze({
-  // Stop when (hi - lo) / lo < precision (the CLI's --precision is in %).
-  precision: OPTIONS.precision.default / 100,
+  // Stop when (hi - lo) / lo < precision.
+  precision: OPTIONS.precision.default,
   stepDuration: OPTIONS.stepDuration.default, // s
-  warmup: 1, // s, unrecorded, before every step
+  warmup: OPTIONS.stepWarmup.default, // s, unrecorded, before every step
   maxStepDuration: 60, // s: a step lengthened for tail samples stops here
-  maxSteps: 25, // every search ends, whatever the server does
+  maxSteps: OPTIONS.maxSteps.default, // every search ends, whatever the server does
   lowFraction: 0.1, // low check at 10% of the probed ceiling
   // ×1.5, not MLPerf's ×2: the closed-loop probe is at the same connection
   // count, so it rarely underestimates by much; a tighter bracket saves a
@@ -44,28 +42,28 @@ const DEFAULTS = Object.freeze({
 const SAMPLE_MARGIN = 1.1
 const MIN_STEP_REQUESTS = 200
 
-function positive (name, value, { integer = false, max = Infinity } = {}) {
-  if (typeof value !== 'number' || !(value > 0) || value > max || (integer && !Number.isInteger(value))) {
-    const what = integer ? 'a positive integer' : 'a positive number'
-    throw new InvalidOptionError(name, value, max < Infinity ? `is not ${what} up to ${max}` : `is not ${what}`)
+function positive (name, value, { integer = false } = {}) {
+  if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
+    throw new InvalidOptionError(name, value, `is not ${integer ? 'a positive integer' : 'a positive number'}`)
   }
   return value
 }
 
+// The options users give (precision, stepDuration, maxSteps, lowRate) are
+// checked as findMaxRate() checks them, from the table of options; the
+// rest are the search's own.
 function searchOptions (opts = {}) {
   const o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) }
   positive('ceiling', o.ceiling)
-  positive('precision', o.precision, { max: 1 })
-  positive('stepDuration', o.stepDuration)
+  for (const name of ['precision', 'stepDuration', 'maxSteps']) o[name] = checkOption(name, o[name])
   positive('maxStepDuration', o.maxStepDuration)
-  positive('maxSteps', o.maxSteps, { integer: true })
   positive('maxConfirms', o.maxConfirms, { integer: true })
   positive('minTailSamples', o.minTailSamples, { integer: true })
   if (!(o.growth > 1)) throw new InvalidOptionError('growth', o.growth, 'is not a number above 1')
   if (!(o.ceilingGrowth > 1)) throw new InvalidOptionError('ceilingGrowth', o.ceilingGrowth, 'is not a number above 1')
   if (!(o.warmup >= 0)) throw new InvalidOptionError('warmup', o.warmup, 'is not a number of seconds (0 or more)')
   o.confirmDuration = opts.confirmDuration === undefined ? 2 * o.stepDuration : positive('confirmDuration', opts.confirmDuration)
-  o.lowRate = opts.lowRate === undefined ? Math.max(1, Math.round(o.ceiling * o.lowFraction)) : positive('lowRate', opts.lowRate)
+  o.lowRate = opts.lowRate === undefined ? Math.max(1, Math.round(o.ceiling * o.lowFraction)) : checkOption('lowRate', opts.lowRate)
   o.maxRate = opts.maxRate === undefined ? Infinity : positive('maxRate', opts.maxRate)
   if (o.maxRate < o.lowRate) throw new InvalidOptionError('maxRate', o.maxRate, `is below the low rate (${o.lowRate})`)
   o.slos = parseSlos(opts.slos)
@@ -437,15 +435,16 @@ function measuredAll (summary, slos) {
     if (e) parts.push(measuredText(slo, e.value))
   }
   const n = summary.errors || 0
-  parts.push(n === 0 ? '0 errors' : `${n.toLocaleString('en-US')} error${n === 1 ? '' : 's'} (${fmtPercent(summary.errorRatio)})`)
+  parts.push(n === 0 ? '0 errors' : `${thousands(n, 3)} error${n === 1 ? '' : 's'} (${percent(summary.errorRatio)})`)
   return parts.join(', ')
 }
 
-// The closing sentence, in seed 004's words: "Sustains 18,500 req/s at 100
-// connections with p99 < 200 ms (p99 143 ms, 0 errors); 19,000 req/s
-// failed (p99 412 ms)."
+// The closing sentence, in the words load testers state a capacity in
+// ("our server can achieve 20K RPS under 5K connections with p99 below
+// 200 ms"): "Sustains 18,500 req/s at 100 connections with p99 < 200 ms
+// (p99 143 ms, 0 errors); 19,000 req/s failed (p99 412 ms)."
 function sentence (out, cfg) {
-  const at = cfg.connections ? ` at ${cfg.connections.toLocaleString('en-US')} connection${cfg.connections === 1 ? '' : 's'}` : ''
+  const at = cfg.connections ? ` at ${thousands(cfg.connections, 3)} connection${cfg.connections === 1 ? '' : 's'}` : ''
   const slos = cfg.slos.length ? ` with ${cfg.slos.map(sloText).join(' and ')}` : ''
   const sustains = (b) => `${fmtRate(b.rate)} req/s${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
   const failed = out.failed ? `; ${fmtRate(out.failed.rate)} req/s failed (${out.failed.reason})` : ''
@@ -480,4 +479,4 @@ function sentence (out, cfg) {
   return ''
 }
 
-module.exports = { createSearch, judgeStep, requiredSamples, samplesNeeded, DEFAULTS }
+module.exports = { createSearch, DEFAULTS }

@@ -1,16 +1,17 @@
 'use strict'
 
-// Whether one step of a capacity search (issue 13) passed: its achieved
+// Whether one step of a capacity search passed: its achieved
 // rate, its SLOs on corrected latency, its errors, enough requests for its
 // percentiles, and whether our own process was the limit. Pure: a result
 // in, a verdict with its reasons out.
 //
 // Lessons it keeps: trafficgen (judge the achieved rate, not the attempted
-// one), seed 004 (wrk2 at -R 1100 achieved 1045/s: such a step must not
-// pass), MLPerf LoadGen (a percentile needs enough samples behind it).
+// one; a wrk2 run at -R 1100 that achieved 1045/s must not pass), MLPerf
+// LoadGen (a percentile needs enough samples behind it).
 
 const { parseThreshold, evaluateThresholds } = require('../results/thresholds')
 const { decode } = require('../results/histogram')
+const { rate, thousands, msBrief, percent } = require('../core/format')
 
 const JUDGE_DEFAULTS = Object.freeze({
   minTailSamples: 10,
@@ -37,7 +38,7 @@ const JUDGE_DEFAULTS = Object.freeze({
 // Achieved may fall short of the target by this much, or by 2 requests over
 // the step (a step boundary can cut a send on either side), whichever is
 // larger: sends follow an even plan, so a larger shortfall is the generator
-// or the server falling behind (seed 004: 1045 of 1100 is 5% short).
+// or the server falling behind (1045 of 1100 is 5% short).
 const ACHIEVED_TOLERANCE = 0.01
 const ACHIEVED_SLACK_REQUESTS = 2
 
@@ -87,26 +88,11 @@ function countAbove (histogram, limitMs) {
   return count
 }
 
-// Formatting shared by reasons and the closing sentence.
-function fmtRate (value) {
-  return Math.round(value).toLocaleString('en-US')
-}
-
-function fmtMs (value) {
-  if (!Number.isFinite(value)) return String(value)
-  return value >= 10 ? Math.round(value).toLocaleString('en-US') : String(Number(value.toPrecision(2)))
-}
-
-function fmtPercent (fraction) {
-  const p = fraction * 100
-  return (p === 0 ? '0' : p >= 10 ? String(Math.round(p)) : String(Number(p.toPrecision(2)))) + '%'
-}
-
 function fmtLimit (slo) {
-  if (slo.kind === 'latency') return `${fmtMs(slo.limit)} ms`
+  if (slo.kind === 'latency') return `${msBrief(slo.limit)} ms`
   if (slo.unit === '%') return `${slo.limit}%`
-  if (slo.unit === 'req/s') return `${fmtRate(slo.limit)} req/s`
-  return slo.unit ? `${slo.limit.toLocaleString('en-US')} ${slo.unit}` : slo.limit.toLocaleString('en-US')
+  if (slo.unit === 'req/s') return `${rate(slo.limit)} req/s`
+  return slo.unit ? `${thousands(slo.limit, 3)} ${slo.unit}` : thousands(slo.limit, 3)
 }
 
 // "p99 < 200 ms": an SLO as the sentence states it.
@@ -116,10 +102,10 @@ function sloText (slo) {
 
 // "p99 412 ms": what a check measured, in the SLO's unit.
 function measuredText (slo, value) {
-  if (slo.kind === 'latency') return `${slo.metric} ${fmtMs(value)} ms`
+  if (slo.kind === 'latency') return `${slo.metric} ${msBrief(value)} ms`
   if (slo.unit === '%') return `${slo.metric} ${String(Number(value.toPrecision(3)))}%`
-  if (slo.unit === 'req/s') return `${slo.metric} ${fmtRate(value)} req/s`
-  return `${slo.metric} ${value.toLocaleString('en-US')}${slo.unit ? ' ' + slo.unit : ''}`
+  if (slo.unit === 'req/s') return `${slo.metric} ${rate(value)} req/s`
+  return `${slo.metric} ${thousands(value, 3)}${slo.unit ? ' ' + slo.unit : ''}`
 }
 
 function latencyOf (result, key) {
@@ -129,7 +115,7 @@ function latencyOf (result, key) {
 /**
  * Judges one step's result against its target rate and the SLOs.
  *
- * @param {object} result an autocannon result for the step (see lib/result.js),
+ * @param {object} result an autocannon result for the step (see lib/results/result.js),
  *   plus `generator: { cpu, loopDelayP99 }` measured by the engine.
  * @param {object} opts
  * @param {number} [opts.target] the step's planned rate (req/s); result.rate.target if absent
@@ -190,8 +176,8 @@ function judgeStep (result, opts = {}) {
     ok: !short,
     value: endedRate,
     limit: target,
-    measured: `achieved ${fmtRate(endedRate)} of ${fmtRate(target)} req/s`,
-    reason: `achieved ${fmtRate(endedRate)} of ${fmtRate(target)} req/s`
+    measured: `achieved ${rate(endedRate)} of ${rate(target)} req/s`,
+    reason: `achieved ${rate(endedRate)} of ${rate(target)} req/s`
   })
 
   const list = [...userSlos]
@@ -222,8 +208,8 @@ function judgeStep (result, opts = {}) {
         if (e.ok || over < minTailSamples) {
           entry.ok = null
           needSamples = Math.max(needSamples, need)
-          entry.reason = `${slo.metric} from ${samples.toLocaleString('en-US')} requests: ` +
-            `${need.toLocaleString('en-US')} needed for ${minTailSamples} above ${slo.metric}`
+          entry.reason = `${slo.metric} from ${thousands(samples, 3)} requests: ` +
+            `${thousands(need, 3)} needed for ${minTailSamples} above ${slo.metric}`
         }
       }
     }
@@ -234,7 +220,7 @@ function judgeStep (result, opts = {}) {
     const bound = JUDGE_DEFAULTS.implied5xxPercent
     const ratio = values.serverErrors / responses
     const ok = ratio * 100 < bound
-    const measured = `5xx ${fmtPercent(ratio)}`
+    const measured = `5xx ${percent(ratio)}`
     check({
       name: `5xx<${bound}%`,
       kind: 'count',
@@ -276,17 +262,17 @@ function saturation (result, { maxGeneratorCpu, maxLoopDelay }) {
   const g = result.generator
   if (!g) return null
   if (typeof g.cpu === 'number' && g.cpu >= maxGeneratorCpu) {
-    return `generator saturated: CPU ${fmtPercent(g.cpu)} of its threads`
+    return `generator saturated: CPU ${percent(g.cpu)} of its threads`
   }
   if (typeof g.loopDelayP99 === 'number' && g.loopDelayP99 > maxLoopDelay) {
     const service = result.latencyUncorrected ? result.latencyUncorrected.p50 : null
     const corrected = latencyOf(result, 'p50')
     if (service === null || corrected === null) {
-      return `generator saturated: event-loop delay p99 ${fmtMs(g.loopDelayP99)} ms`
+      return `generator saturated: event-loop delay p99 ${msBrief(g.loopDelayP99)} ms`
     }
     if (service < corrected / 2) {
-      return `generator saturated: event-loop delay p99 ${fmtMs(g.loopDelayP99)} ms ` +
-        `while service time p50 is ${fmtMs(service)} ms of ${fmtMs(corrected)} ms`
+      return `generator saturated: event-loop delay p99 ${msBrief(g.loopDelayP99)} ms ` +
+        `while service time p50 is ${msBrief(service)} ms of ${msBrief(corrected)} ms`
     }
   }
   return null
@@ -299,8 +285,5 @@ module.exports = {
   parseSlos,
   sloText,
   measuredText,
-  fmtRate,
-  fmtMs,
-  fmtPercent,
   JUDGE_DEFAULTS
 }

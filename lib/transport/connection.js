@@ -1,12 +1,17 @@
 'use strict'
 
+// lib/transport: how a connection's bytes get to the server and back,
+// whatever protocol they carry: this file's Connection, the transport
+// chosen once per target (transport.js: TCP, a Unix socket, TLS) and a
+// proxy's tunnel (tunnel.js).
+//
 // One connection's socket, apart from the protocol spoken on it (as
 // undici's connect.js is apart from client-h1): opened through the
-// target's transport (lib/transport.js: TCP, TLS, a proxy's tunnel), its
+// target's transport (transport.js: TCP, TLS, a proxy's tunnel), its
 // ready moment, its end and close, one failure counted once, the back-off
 // before it opens again, and the timeouts the run's sweep checks.
 //
-// The protocol (lib/client.js, HTTP/1.1) is driven through a fixed set of
+// The protocol (lib/http1/client.js, HTTP/1.1) is driven through a fixed set of
 // calls, the same for any protocol: onOpen() before each socket, onReady()
 // once it can write, onData(buf, start, end) for what it reads, onEnd()
 // when the peer ends, onClose(connected) → an error to count or null,

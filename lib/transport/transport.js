@@ -2,7 +2,7 @@
 
 // The transport is chosen once per target: plain TCP (or a Unix socket)
 // reading into one shared buffer, or TLS, directly or through a proxy.
-// Either way the connection (lib/connection.js) is told of its 'connect'
+// Either way the connection (connection.js) is told of its 'connect'
 // moment and handed what is read, as onData(buf, start, end).
 
 const net = require('net')
@@ -54,7 +54,7 @@ function secure (target, connection, tlsConfig) {
 // Returns connect(connection) for one target. Through a proxy (target.proxy,
 // --proxy) only this step changes: an http target's requests were built in
 // absolute form, so its connections just go to the proxy; an https target
-// gets a CONNECT tunnel with TLS inside (lib/proxy.js).
+// gets a CONNECT tunnel with TLS inside (tunnel.js).
 function transportFor (target, config) {
   const proxy = target.proxy
   if (!target.secure) {
@@ -67,7 +67,7 @@ function transportFor (target, config) {
     servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
     session: undefined
   }
-  if (proxy !== undefined) return require('../config/proxy').tunnelTransport(target, proxy, tlsConfig)
+  if (proxy !== undefined) return require('./tunnel').tunnelTransport(target, proxy, tlsConfig)
   return (connection) => secure(target, connection, tlsConfig)
 }
 

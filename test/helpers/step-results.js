@@ -1,14 +1,14 @@
 'use strict'
 
 // Synthetic step results for the capacity search's tests: what an engine
-// would hand the judge, shaped as lib/result.js shapes a result, from a
+// would hand the judge, shaped as lib/results/result.js shapes a result, from a
 // small model of a server. No server, no clock.
 
 const { createLatencyHistogram, encode, toStats } = require('../../lib/results/histogram')
 
 const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 
-// A result as lib/result.js shapes it. Latency: `tailShare` of the
+// A result as lib/results/result.js shapes it. Latency: `tailShare` of the
 // responses at `tailMs` (so pN for N < 100·(1 - tailShare) is `baseMs` and
 // p99 is `tailMs` when tailShare >= 1%), the rest at `baseMs`.
 function makeResult ({

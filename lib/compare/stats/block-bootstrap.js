@@ -191,4 +191,4 @@ function ratioIntervals (a, b, percentiles, { resamples, alpha, random }) {
   })
 }
 
-module.exports = { Blocks, ratioIntervals, expandedTail, countAt, quantile, MAX_BLOCKS }
+module.exports = { Blocks, ratioIntervals, expandedTail, countAt, MAX_BLOCKS }

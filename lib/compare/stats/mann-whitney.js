@@ -117,4 +117,4 @@ function mannWhitney (x, y, { exactLimit = EXACT_LIMIT } = {}) {
   return { u, p: normalP(u, n1, n2, tieSizes), minP, n: [n1, n2], method: 'normal' }
 }
 
-module.exports = { mannWhitney, smallestP, EXACT_LIMIT }
+module.exports = { mannWhitney }

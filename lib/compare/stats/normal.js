@@ -47,4 +47,4 @@ function tIsf (p, df) {
   return z + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
 }
 
-module.exports = { erfc, normalSf, normalIsf, tIsf }
+module.exports = { normalSf, normalIsf, tIsf }

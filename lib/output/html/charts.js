@@ -139,4 +139,4 @@ function charts (runs) {
   return [latencyPercentiles(runs), requestsOverTime(runs), latencyOverTime(runs)]
 }
 
-module.exports = { charts, chart, align, PALETTE }
+module.exports = { charts, chart, PALETTE }

@@ -2,7 +2,7 @@
 'use strict'
 
 // Runs in the report page, after uPlot. Everything it draws was computed
-// when the report was written (lib/report/charts.js): this only turns each
+// when the report was written (charts.js): this only turns each
 // chart's description into uPlot options. The plots are left on
 // window.autocannonReport so that a test, or a curious reader in the
 // console, can look at what was drawn.

@@ -16,6 +16,7 @@
 
 const fs = require('fs')
 const path = require('path')
+const { raise } = require('../../core/errors')
 const { requireParts, isSearch } = require('../../results/saved-result')
 const { charts } = require('./charts')
 const { searchCharts } = require('./search-charts')
@@ -127,8 +128,9 @@ const NOTES = {
   steps: 'Latency each step measured (corrected: from each request\'s intended send time) against the rate it offered, log scale; the dashed line is the SLO\'s limit. Rings: red failed, orange generator-bound, grey inconclusive; green, the answer.'
 }
 
-// The search part: the answer per connection count, seed 004's plot, then
-// each connection count's steps.
+// The search part: the answer per connection count, the plot of max rate
+// against connections that users otherwise draw by hand from a sweep of
+// wrk2 runs, then each connection count's steps.
 function searchPart (runs) {
   const drawn = searchCharts(runs.map(({ name, search }) => ({ name, search })))
   const [capacity, ...steps] = drawn
@@ -173,7 +175,7 @@ ${tables.cliTables(runs)}`
 // read back from -j), in any mix; searches come first on the page.
 function renderHtml (inputs, { title, names } = {}) {
   if (!Array.isArray(inputs)) inputs = [inputs]
-  if (inputs.length === 0) throw new TypeError('renderHtml needs at least one result or search')
+  if (inputs.length === 0) throw raise('AC_INVALID_ARGUMENT', 'renderHtml needs at least one result or search')
   const all = nameRuns(inputs, names)
   const runs = all.filter((r) => r.kind === 'result')
   const searches = all.filter((r) => r.kind === 'search')
@@ -222,4 +224,4 @@ ${body}
 `
 }
 
-module.exports = { renderHtml, scriptJson, nameRuns }
+module.exports = { renderHtml, scriptJson }

@@ -1,13 +1,15 @@
 'use strict'
 
 // The charts of a capacity search, as data for the page (the same shape
-// as charts.js makes): seed 004's plot, the max sustained rate against
-// connections with one line per saved search (one server each); and for
+// as charts.js makes): the max sustained rate against connections with one
+// line per saved search (one server each), as users plot a sweep of wrk2
+// runs by hand; and for
 // each connection count, the latency every step measured against the rate
 // it offered, with each latency SLO drawn at its limit. `marks` are rings
 // (and words) the page draws over points: a chart alone must not pass a
 // generator's limit or a failed step off as an ordinary point.
 
+const { rate, thousands } = require('../../core/format')
 const { parseThreshold } = require('../../results/thresholds')
 const { PALETTE, chart } = require('./charts')
 
@@ -129,12 +131,12 @@ function stepChart (run, search, slos, { id, several }) {
   // The answer, on the last step that passed at its rate.
   if (search.best) {
     const at = order.filter((o) => o.step.target === search.best.rate && o.step.verdict === 'pass').pop()
-    if (at) marks.push({ x: at.step.target, y: positive(at.latency[line]), color: BEST_COLOUR, label: `best ${Math.round(at.step.target).toLocaleString('en-US')} req/s`, below: true })
+    if (at) marks.push({ x: at.step.target, y: positive(at.latency[line]), color: BEST_COLOUR, label: `best ${rate(at.step.target)} req/s`, below: true })
   }
   return {
     id,
     kind: 'steps',
-    title: `${several ? `${run.name}: latency` : 'Latency'} by offered rate at ${search.connections.toLocaleString('en-US')} connection${search.connections === 1 ? '' : 's'}`,
+    title: `${several ? `${run.name}: latency` : 'Latency'} by offered rate at ${thousands(search.connections)} connection${search.connections === 1 ? '' : 's'}`,
     xLabel: 'offered rate (req/s)',
     yLabel: 'latency (ms)',
     xUnit: ' req/s',
@@ -160,4 +162,4 @@ function searchCharts (runs) {
   return charts
 }
 
-module.exports = { searchCharts, capacityChart, stepChart, latencySlos, stepLatency, statusWord, VERDICT_COLOURS, BEST_COLOUR }
+module.exports = { searchCharts, latencySlos, stepLatency, statusWord }

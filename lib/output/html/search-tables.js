@@ -6,6 +6,7 @@
 // and why). Rows carry a data-key, and the status and verdict their raw
 // value as a data attribute, so a reader (or a test) need not parse text.
 
+const format = require('../../core/format')
 const { escapeHtml, integer, number } = require('./tables')
 const { stepLatency, statusWord } = require('./search-charts')
 
@@ -19,7 +20,7 @@ const STATUS_NOTES = {
 }
 
 function rate (value) {
-  return typeof value === 'number' ? `${integer(Math.round(value))} req/s` : '—'
+  return typeof value === 'number' ? `${format.rate(value)} req/s` : '—'
 }
 
 function ms (value) {
@@ -108,4 +109,4 @@ function stepTable (search, k, caption) {
     `<tbody>${rows.join('')}</tbody></table>`
 }
 
-module.exports = { capacityTable, stepTable, statusText }
+module.exports = { capacityTable, stepTable }

@@ -7,6 +7,7 @@
 
 const { stripVTControlCharacters } = require('util')
 const printResult = require('../print-result')
+const { thousands } = require('../../core/format')
 const { CAUSES } = require('../../core/errors')
 
 const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
@@ -15,17 +16,13 @@ function escapeHtml (value) {
   return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c])
 }
 
-// 12345 → "12,345"
+// 12345 → "12,345"; a dash for what is not a number.
 function integer (value) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '—'
-  const [whole, fraction] = String(Math.abs(value)).split('.')
-  return (value < 0 ? '-' : '') + whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (fraction ? '.' + fraction : '')
+  return typeof value === 'number' && Number.isFinite(value) ? thousands(value) : '—'
 }
 
 function number (value, decimals = 3) {
-  if (typeof value !== 'number' || !Number.isFinite(value)) return '—'
-  const f = 10 ** decimals
-  return integer(Math.round(value * f) / f)
+  return typeof value === 'number' && Number.isFinite(value) ? thousands(value, decimals) : '—'
 }
 
 function date (value) {

@@ -1,0 +1,125 @@
+'use strict'
+
+// --on-port (and `-- node server.js`): the command after -- is started with
+// detect-port.js preloaded, which tells us the port it listens on; the run
+// then goes to that port, and the command is stopped when the run ends,
+// however it ends.
+
+const fs = require('fs')
+const os = require('os')
+const net = require('net')
+const path = require('path')
+const { spawn } = require('child_process')
+const { raise } = require('../core/errors')
+const { authority } = require('../core/url')
+const { Interrupted } = require('./exit-codes')
+
+// --on-port: the URL given (often just a path) on the port the command
+// listens on.
+function pointAt (url, { port, address }) {
+  const host = !address || address === '::'
+    ? 'localhost'
+    : address === '0.0.0.0' ? '127.0.0.1' : address
+  const one = (u) => {
+    if (u.startsWith('/')) return `http://${authority(host, port)}${u}`
+    const target = new URL(u)
+    target.port = String(port)
+    return target.href
+  }
+  return Array.isArray(url) ? url.map(one) : one(url)
+}
+
+// Starts the command after `--` with detect-port.js preloaded, and resolves
+// once it listens, to { listening: { port, address }, stop() }.
+function startCommand (opts, session) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-'))
+  const socketPath = path.join(dir, 'port.sock')
+  const [file, ...args] = opts.spawn
+  const preload = `--require ${JSON.stringify(path.join(__dirname, 'detect-port.js'))}`
+
+  let child = null
+  let exited = false
+  const server = net.createServer()
+  let cleaned = false
+  const cleanup = () => {
+    if (cleaned) return
+    cleaned = true
+    server.close()
+    fs.rmSync(dir, { recursive: true, force: true })
+  }
+  // Its own process group: a shell or npm wrapper goes with its server.
+  const kill = (signal) => {
+    try {
+      process.kill(-child.pid, signal)
+    } catch {
+      try { child.kill(signal) } catch {}
+    }
+  }
+  // However autocannon ends (a second Ctrl-C, a crash), the command ends too.
+  const killOnExit = () => { if (child && !exited && child.pid !== undefined) kill('SIGKILL') }
+  process.once('exit', killOnExit)
+  const stop = () => new Promise((resolve) => {
+    cleanup()
+    if (exited || !child || child.pid === undefined) {
+      process.removeListener('exit', killOnExit)
+      return resolve()
+    }
+    child.once('exit', () => {
+      process.removeListener('exit', killOnExit)
+      resolve()
+    })
+    kill('SIGTERM')
+    setTimeout(() => kill('SIGKILL'), 3000).unref()
+  })
+
+  return new Promise((resolve, reject) => {
+    let settled = false
+    const settle = (err, value) => {
+      if (settled) return
+      settled = true
+      session.onStop = null
+      if (err) stop().then(() => reject(err))
+      else resolve(value)
+    }
+    session.onStop = () => settle(new Interrupted())
+    if (session.stopped) return settle(new Interrupted())
+    server.on('connection', (socket) => {
+      let data = ''
+      socket.setEncoding('utf8')
+      socket.on('data', (chunk) => { data += chunk })
+      socket.on('error', () => {})
+      socket.on('end', () => {
+        let msg
+        try {
+          msg = JSON.parse(data)
+        } catch {
+          return
+        }
+        if (Number.isInteger(msg.port)) settle(null, { listening: msg, stop })
+      })
+    })
+    server.on('error', (err) => settle(raise('AC_COMMAND_FAILED', `--on-port: cannot listen for the command's port: ${err.message}`)))
+    server.listen(socketPath, () => {
+      child = spawn(file, args, {
+        // With -j, stdout is for the JSON only: the command's output goes to stderr.
+        stdio: ['ignore', opts.json ? 2 : 'inherit', 'inherit'],
+        detached: true,
+        env: {
+          ...process.env,
+          NODE_OPTIONS: process.env.NODE_OPTIONS ? `${preload} ${process.env.NODE_OPTIONS}` : preload,
+          AUTOCANNON_DETECT_PORT_SOCKET: socketPath
+        }
+      })
+      child.once('exit', (code, signal) => {
+        exited = true
+        settle(raise('AC_COMMAND_FAILED', `--on-port: the command exited (${signal || `code ${code}`}) before listening on a port: ${opts.spawn.join(' ')}`))
+      })
+      child.once('error', (err) => {
+        exited = true
+        settle(raise('AC_COMMAND_FAILED', `--on-port: cannot start ${file}: ${err.message}`))
+      })
+    })
+  })
+}
+
+module.exports = { pointAt, startCommand }

@@ -1,0 +1,44 @@
+'use strict'
+
+// HTTP's syntax for methods, header names and header values (RFC 9110),
+// and what a body may be, which the option checks, the Client API and
+// every protocol's encoder hold requests to.
+
+const { InvalidOptionError } = require('./errors')
+
+// RFC 9110 token characters, for methods and header names.
+const TOKEN = new Uint8Array(128)
+for (const c of "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+  TOKEN[c.charCodeAt(0)] = 1
+}
+
+function isToken (str) {
+  if (str.length === 0) return false
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i)
+    if (c > 127 || TOKEN[c] !== 1) return false
+  }
+  return true
+}
+
+// Header values may hold visible characters, spaces and tabs, and anything
+// beyond ASCII, but never CR, LF or NUL: those would let a value inject its
+// own headers.
+function isValidHeaderValue (str) {
+  for (let i = 0; i < str.length; i++) {
+    const c = str.charCodeAt(i)
+    if ((c < 32 && c !== 9) || c === 127) return false
+  }
+  return true
+}
+
+// A request body: a string or bytes (a Uint8Array becomes a Buffer);
+// undefined when there is none.
+function checkBody (option, body) {
+  if (body === undefined || body === null) return undefined
+  if (typeof body === 'string' || Buffer.isBuffer(body)) return body
+  if (body instanceof Uint8Array) return Buffer.from(body)
+  throw new InvalidOptionError(option, body, 'must be a string or a Buffer')
+}
+
+module.exports = { isToken, isValidHeaderValue, checkBody }

@@ -1,0 +1,50 @@
+'use strict'
+
+// The one registry of warnings, beside the errors' (errors.js): what the
+// user should know while the run goes on. Each has a stable code and the
+// words the README's table gives it; the caller words the message, as
+// for errors. A warning reaches the user in one of three ways, by what it
+// is about:
+//
+// - emitWarning: a process warning (process.on('warning') in a script);
+//   the CLI prints it as one line.
+// - printWarning: a line on stderr at once, for what autocannon itself
+//   prints there (scripts match its HAR line).
+// - warning: an object { code, message } for a result to carry (merge).
+//
+// The README's table and the types are checked against this one by a test.
+
+const WARNINGS = {
+  AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.',
+  AC_UNKNOWN_OPTION: 'autocannon() was given a key that is not an option (a typo such as `conections`): named once, with the closest option, and ignored.',
+  AC_HAR_OTHER_ORIGIN: 'The HAR file has requests to an origin that is not a target\'s: they are skipped (one line per origin, in autocannon\'s words).',
+  AC_HAR_NO_ENTRY: 'The HAR file has no request for a target\'s origin: that target gets its URL itself.',
+  AC_SHARD_MISSING: 'merge: no result for a shard index of the run (the line names it); the merged numbers lack its load.',
+  AC_SHARD_DUPLICATE: 'merge: two results for one shard index (a restarted shard, or a file given twice); only the first is merged.',
+  AC_SHARD_MISMATCH: 'merge: the results disagree on the shard count or the start time, so they may come from different runs.',
+  AC_KUBE_LOCAL_FILES: 'kube: a run flag names a file (-i, -F, --har, --cert, --key, --ca), which each pod reads from its own file system.'
+}
+
+// autocannon's own wording, for the one warning its users' scripts match.
+const LINE_PREFIX = { AC_HAR_OTHER_ORIGIN: 'Warning: ' }
+
+function warning (code, message) {
+  if (!(code in WARNINGS)) throw new Error(`unregistered warning code ${code}`)
+  return { code, message }
+}
+
+// The one line a warning is printed as.
+function warningLine ({ code, message }) {
+  return `${LINE_PREFIX[code] || 'autocannon: warning: '}${message}`
+}
+
+function emitWarning (code, message, emit = process.emitWarning) {
+  const w = warning(code, message)
+  emit(w.message, { code: w.code })
+}
+
+function printWarning (code, message, stream = process.stderr) {
+  stream.write(`${warningLine(warning(code, message))}\n`)
+}
+
+module.exports = { WARNINGS, warning, warningLine, emitWarning, printWarning }

@@ -1,0 +1,121 @@
+'use strict'
+
+// lib/engine: runs. This file's autocannon(opts[, cb]) checks the options
+// into a frozen config, runs it (in this thread or in workers, round after
+// round with -f) and reports the result through the callback, the returned
+// instance's events, and the instance as a promise (instance.js). Beside
+// it: the run of one thread (run.js) or of several (workers.js,
+// worker.js), what every run counts (recorder.js), when requests may go
+// under a rate (scheduler.js, plan.js) and sequences of runs under one
+// stop() (session.js).
+
+const { buildConfig } = require('../config/config')
+const { warnUnknown } = require('../core/options')
+const { raise } = require('../core/errors')
+const { emitWarning } = require('../core/warnings')
+const { aggregateResult } = require('../results/result')
+const { Instance } = require('./instance')
+
+class RunInstance extends Instance {
+  constructor () {
+    super()
+    this.run = null
+    this.on('newListener', (name) => {
+      if (name !== 'response') return
+      // Responses happen in the worker threads, with a client that cannot
+      // be sent here: refused where the listener is added rather than
+      // never called (autocannon calls it never).
+      if (this.opts !== null && this.opts.workers) {
+        throw raise('AC_NOT_WITH_WORKERS', 'the \'response\' event cannot be used with workers: each response happens in a worker thread, with a client that stays there. ' +
+          'Listen on the clients in a setupClient file (client.on(\'response\', …)), which runs in every worker, or run without workers')
+      }
+      if (this.run) this.run.emitResponses = true
+    })
+  }
+}
+
+function autocannon (opts, cb) {
+  const instance = new RunInstance()
+  const callback = typeof cb === 'function' ? cb : null
+
+  const fail = (err) => {
+    setImmediate(() => {
+      instance.emitError(err)
+      if (callback) callback(err)
+      instance.settle(err)
+    })
+  }
+
+  let config
+  let prepared
+  try {
+    if (opts !== null && typeof opts === 'object') warnUnknown(opts)
+    config = buildConfig(opts, { callbackGiven: callback !== null })
+    instance.opts = config
+    const limits = require('../config/limits')
+    limits.checkLimits(config)
+    for (const { code, message } of limits.warnings(config)) emitWarning(code, message)
+    prepared = require('../config/prepare').prepare(config)
+  } catch (err) {
+    fail(err)
+    return instance
+  }
+
+  // One round: a run in this thread or in workers, settling with its
+  // result (each round's is a 'done' event). Only the first round waits
+  // for a start time (-f goes on from there).
+  function startRound (round) {
+    const startAt = round === 0 ? config.startAt : undefined
+    let settle
+    const outcome = new Promise((resolve, reject) => { settle = { resolve, reject } })
+    const done = (result) => {
+      instance.emit('done', result)
+      settle.resolve(result)
+    }
+    if (config.workers) {
+      instance.run = require('./workers').runWorkers(config, instance, prepared, (err, raw) => {
+        if (err) return settle.reject(err)
+        done(config.skipAggregateResult ? raw : aggregateResult(raw, config))
+      })
+    } else {
+      const { Run } = require('./run')
+      // A later round did not wait: its result has no start time to keep.
+      const resultOpts = startAt === config.startAt ? config : { ...config, startAt: undefined }
+      const run = new Run(config, instance, {
+        ...prepared,
+        startAt,
+        onDone: (raw) => done(config.skipAggregateResult ? raw : aggregateResult([raw], resultOpts)),
+        onError: (err) => settle.reject(err)
+      })
+      instance.run = run
+      run.emitResponses = instance.listenerCount('response') > 0
+      try {
+        run.start()
+      } catch (err) {
+        // Thrown before anything was armed (see Run#start).
+        run.finished = true
+        settle.reject(err)
+      }
+    }
+    // 'start' when requests begin to go, after any wait for the start time.
+    const wait = startAt === undefined ? 0 : startAt - Date.now()
+    if (wait > 0) {
+      const timer = setTimeout(() => { if (!instance.outcome) instance.emit('start') }, wait)
+      outcome.then(() => clearTimeout(timer), () => clearTimeout(timer))
+    } else {
+      setImmediate(() => instance.emit('start'))
+    }
+    const run = instance.run
+    return { stop: () => run.stop(), then: (onFulfilled, onRejected) => outcome.then(onFulfilled, onRejected) }
+  }
+
+  setImmediate(() => {
+    instance.session.rounds(startRound, () => config.forever).then((result) => {
+      if (callback) callback(null, result)
+      instance.settle(null, result)
+    }, fail)
+  })
+  return instance
+}
+
+module.exports = { autocannon }

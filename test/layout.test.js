@@ -1,0 +1,108 @@
+'use strict'
+
+// The layout shows the design: lib/ has a folder per stage, each described
+// in the README, and nothing requires what requires it back, directly or
+// not, file by file or folder by folder. Every relative require() counts,
+// those inside functions too: a require put off until first use must not
+// hide a cycle.
+
+const t = require('tap')
+const fs = require('fs')
+const path = require('path')
+
+const ROOT = path.join(__dirname, '..')
+const LIB = path.join(ROOT, 'lib')
+
+function sources (dir) {
+  return fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => path.join(dir, f))
+}
+
+// file → the files of lib/ (and the package's entry) it requires.
+function requireGraph (files) {
+  const graph = new Map()
+  for (const file of files) {
+    const deps = new Set()
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/require\((['"])(\.{1,2}\/[^'"]+)\1\)/g)) {
+      const target = require.resolve(path.resolve(path.dirname(file), m[2]))
+      if (target.endsWith('.js')) deps.add(target)
+    }
+    graph.set(file, deps)
+  }
+  return graph
+}
+
+// A cycle of the graph as a list of its nodes (the first repeated at the
+// end), or null.
+function findCycle (graph) {
+  const state = new Map()
+  const stack = []
+  const visit = (node) => {
+    state.set(node, 'open')
+    stack.push(node)
+    for (const next of graph.get(node) || []) {
+      if (state.get(next) === 'open') return [...stack.slice(stack.indexOf(next)), next]
+      if (!state.has(next)) {
+        const found = visit(next)
+        if (found) return found
+      }
+    }
+    stack.pop()
+    state.set(node, 'done')
+    return null
+  }
+  for (const node of graph.keys()) {
+    if (!state.has(node)) {
+      const found = visit(node)
+      if (found) return found
+    }
+  }
+  return null
+}
+
+function folderOf (file) {
+  const rel = path.relative(LIB, file)
+  return rel.startsWith('..') ? '(entry)' : rel.includes(path.sep) ? rel.split(path.sep)[0] : '(lib)'
+}
+
+function folderGraph (graph) {
+  const folders = new Map()
+  for (const [file, deps] of graph) {
+    const from = folderOf(file)
+    if (!folders.has(from)) folders.set(from, new Set())
+    for (const dep of deps) if (folderOf(dep) !== from) folders.get(from).add(folderOf(dep))
+  }
+  return folders
+}
+
+const files = [path.join(ROOT, 'autocannon.js'), ...sources(LIB)]
+const graph = requireGraph(files)
+const show = (cycle) => cycle.map((f) => path.isAbsolute(f) ? path.relative(ROOT, f) : f).join(' → ')
+
+t.test('the cycle finder finds cycles, and only cycles', async (t) => {
+  t.same(findCycle(new Map([['a', new Set(['b'])], ['b', new Set(['c'])], ['c', new Set(['a'])]])), ['a', 'b', 'c', 'a'])
+  t.same(findCycle(new Map([['a', new Set(['a'])]])), ['a', 'a'])
+  t.equal(findCycle(new Map([['a', new Set(['b', 'c'])], ['b', new Set(['c'])], ['c', new Set()]])), null, 'a diamond is no cycle')
+})
+
+t.test('no file of lib/ requires what requires it back', async (t) => {
+  t.ok(graph.size > 60, `${graph.size} files read`)
+  const cycle = findCycle(graph)
+  t.equal(cycle && show(cycle), null, 'no import cycle')
+})
+
+t.test('no folder of lib/ requires one that requires it back', async (t) => {
+  const folders = folderGraph(graph)
+  const cycle = findCycle(folders)
+  t.equal(cycle && show(cycle), null, `no cycle between folders (${[...folders].map(([f, d]) => `${f} → ${[...d].join(', ') || 'nothing'}`).join('; ')})`)
+  t.same([...folders.get('core')], [], 'lib/core requires no other folder')
+})
+
+t.test('ls lib shows the stages, each described in the README', async (t) => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf('## How it is built'), readme.indexOf('## License'))
+  const described = [...section.matchAll(/^\| `lib\/([a-z0-9]+)` \|/gm)].map((m) => m[1]).sort()
+  const folders = fs.readdirSync(LIB, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+  t.same(described, folders, 'the README\'s table has a row for every folder, and no other')
+  const loose = fs.readdirSync(LIB).filter((f) => f.endsWith('.js')).sort()
+  t.same(loose, ['aggregateResult.js', 'printResult.js'], 'no file outside a folder but autocannon\'s own two paths')
+})
