@@ -5,7 +5,8 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { recordingServer, cli, skipCli } = require('./helpers/recording')
+const { recordingServer } = require('./helpers/recording')
+const { run: runCli } = require('./helpers/cli')
 
 const basic = (user, pass) => 'Basic ' + Buffer.from(`${user}:${pass}`).toString('base64')
 
@@ -52,12 +53,12 @@ t.test('library: credentials reach workers', async (t) => {
   t.notMatch(result.url, /secret/)
 })
 
-t.test('CLI: the header is sent, the password is never printed', { skip: skipCli }, async (t) => {
+t.test('CLI: the header is sent, the password is never printed', async (t) => {
   const { port, seen } = await recordingServer(t)
   const url = `http://cli:hunter2@127.0.0.1:${port}/`
-  const table = await cli([url, '-a', '5', '-c', '1'])
+  const table = await runCli([url, '-a', '5', '-c', '1'])
   t.equal(table.code, 0, table.stderr)
-  const json = await cli([url, '-a', '5', '-c', '1', '-j'])
+  const json = await runCli([url, '-a', '5', '-c', '1', '-j'])
   t.equal(json.code, 0, json.stderr)
   t.equal(seen.length, 10)
   t.ok(seen.every((r) => r.headers.authorization === basic('cli', 'hunter2')))
@@ -80,13 +81,13 @@ t.test('credentials are masked everywhere: errors, a token alone, --debug, the -
   t.notMatch(JSON.stringify(result) + autocannon.printResult(result), /tok3n/)
 })
 
-t.test('CLI: masked in -j, in --debug and in the no-response line', { skip: skipCli }, async (t) => {
+t.test('CLI: masked in -j, in --debug and in the no-response line', async (t) => {
   const { port } = await recordingServer(t)
-  const json = await cli([`http://cli:hunter2@127.0.0.1:${port}/`, '-a', '2', '-c', '1', '-j'])
+  const json = await runCli([`http://cli:hunter2@127.0.0.1:${port}/`, '-a', '2', '-c', '1', '-j'])
   t.equal(JSON.parse(json.stdout).url, `http://cli:***@127.0.0.1:${port}/`, 'the -j url')
   const { closedPort } = require('./helpers/raw-server')
   const dead = await closedPort()
-  const debug = await cli([`http://cli:hunter2@127.0.0.1:${dead}/`, '-a', '3', '-c', '1', '--debug'])
+  const debug = await runCli([`http://cli:hunter2@127.0.0.1:${dead}/`, '-a', '3', '-c', '1', '--debug'])
   t.equal(debug.code, 1)
   t.match(debug.stderr, /ECONNREFUSED/, '--debug prints the errors')
   t.match(debug.stderr, `no response from http://cli:***@127.0.0.1:${dead}/`)

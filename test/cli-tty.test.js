@@ -6,12 +6,10 @@
 // NO_COLOR takes the colour away but keeps the bar.
 
 const t = require('tap')
-const path = require('path')
 const http = require('http')
 const { execFileSync, spawn } = require('child_process')
 const { parseTables, stripAnsi } = require('./helpers/tables')
-
-const BIN = path.join(__dirname, '..', 'bin', 'autocannon.js')
+const { BIN, env: cliEnv } = require('./helpers/cli')
 
 function hasScript () {
   try {
@@ -27,8 +25,7 @@ const quote = (s) => `'${String(s).replace(/'/g, '\'\\\'\'')}'`
 // Runs the CLI inside `script -qec`; resolves to { code, output } (stdout
 // and stderr both, as the terminal showed them).
 function inTerminal (args, extraEnv = {}) {
-  const env = { ...process.env, ...extraEnv }
-  for (const k of ['NO_COLOR', 'FORCE_COLOR', 'PORT']) if (!(k in extraEnv)) delete env[k]
+  const env = cliEnv(extraEnv)
   const command = [process.execPath, BIN, ...args].map(quote).join(' ')
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] })

@@ -10,14 +10,14 @@ const path = require('path')
 const { compare, formatComparison, DEFAULTS } = require('../lib/compare/compare')
 const { mannWhitney } = require('../lib/compare/stats/mann-whitney')
 const { normalSf } = require('../lib/compare/stats/normal')
-const { syntheticResult } = require('./helpers/random-result')
+const { randomResult } = require('./helpers/random-result')
 const { run } = require('./helpers/cli')
 
 const byKey = (cmp) => Object.fromEntries(cmp.metrics.map((m) => [m.key, m]))
 
 t.test('a 20% change is significant, each metric in its direction', async (t) => {
-  const a = syntheticResult({ seed: 1 })
-  const b = syntheticResult({ seed: 2, rate: 1200, latencyMs: 6 })
+  const a = randomResult({ seed: 1 })
+  const b = randomResult({ seed: 2, rate: 1200, latencyMs: 6 })
   const m = byKey(compare(a, b))
   t.equal(m.rps.verdict, 'better', 'more req/s is better')
   t.ok(m.rps.change > 0.15 && m.rps.change < 0.25, `req/s +${(m.rps.change * 100).toFixed(1)}%`)
@@ -37,7 +37,7 @@ t.test('a 20% change is significant, each metric in its direction', async (t) =>
 })
 
 t.test('the same distribution twice: ~', async (t) => {
-  const cmp = compare(syntheticResult({ seed: 1 }), syntheticResult({ seed: 3 }))
+  const cmp = compare(randomResult({ seed: 1 }), randomResult({ seed: 3 }))
   for (const m of cmp.metrics) t.equal(m.verdict, '~', `${m.label}: ${m.note}`)
 })
 
@@ -56,8 +56,8 @@ t.test('autocannon-compare\'s mistake, n = requests, is not made here', async (t
   let welchSignificant = 0
   let ours = 0
   for (let k = 0; k < pairs; k++) {
-    const a = syntheticResult({ seed: 100 + k, intervals: 10, rate: 1000 })
-    const b = syntheticResult({ seed: 1000 + k, intervals: 10, rate: 1000 })
+    const a = randomResult({ seed: 100 + k, intervals: 10, rate: 1000 })
+    const b = randomResult({ seed: 1000 + k, intervals: 10, rate: 1000 })
     if (welchN(a, b, (r) => r.requests.total) < 0.1) welchSignificant++
     const rates = (r) => r.series.requests.map((c) => c * 1000 / r.series.interval)
     if (mannWhitney(rates(a), rates(b)).p < 0.05) ours++
@@ -66,8 +66,8 @@ t.test('autocannon-compare\'s mistake, n = requests, is not made here', async (t
   t.ok(ours <= 12, `n = per-second samples: ${ours} of ${pairs} (about alpha, 5%)`)
 
   // One such pair in full: 1% apart by chance, 5% per-second spread.
-  const a = syntheticResult({ seed: 100, rate: 1000 })
-  const b = syntheticResult({ seed: 1004, rate: 1000 })
+  const a = randomResult({ seed: 100, rate: 1000 })
+  const b = randomResult({ seed: 1004, rate: 1000 })
   const change = Math.abs(b.requests.mean / a.requests.mean - 1)
   t.ok(change > 0.005 && change < 0.03, `the means differ by ${(change * 100).toFixed(2)}%`)
   t.ok(welchN(a, b, (r) => r.requests.total) < 0.001, 'autocannon-compare: significant')
@@ -79,8 +79,8 @@ t.test('autocannon-compare\'s mistake, n = requests, is not made here', async (t
 
 t.test('the noise threshold: significant but small prints ~', async (t) => {
   // 1% more req/s with almost no spread: certain, and too small to matter.
-  const a = syntheticResult({ seed: 1, rate: 10000, rateNoise: 0.001 })
-  const b = syntheticResult({ seed: 2, rate: 10100, rateNoise: 0.001 })
+  const a = randomResult({ seed: 1, rate: 10000, rateNoise: 0.001 })
+  const b = randomResult({ seed: 2, rate: 10100, rateNoise: 0.001 })
   let m = byKey(compare(a, b)).rps
   t.ok(m.p < 0.001, `p = ${m.p}`)
   t.equal(m.verdict, '~')
@@ -90,8 +90,8 @@ t.test('the noise threshold: significant but small prints ~', async (t) => {
 
   // 2.5% more req/s with a 3% spread: significant, and past 2%, but not
   // clearly: the interval of the change reaches inside ±2%.
-  const ra = syntheticResult({ seed: 1, rate: 10000, rateNoise: 0.03 })
-  const rb = syntheticResult({ seed: 2, rate: 10400, rateNoise: 0.03 })
+  const ra = randomResult({ seed: 1, rate: 10000, rateNoise: 0.03 })
+  const rb = randomResult({ seed: 2, rate: 10400, rateNoise: 0.03 })
   m = byKey(compare(ra, rb)).rps
   t.ok(m.p < 0.05 && m.change > 0.02, `p = ${m.p.toFixed(3)}, +${(m.change * 100).toFixed(2)}%`)
   t.equal(m.verdict, '~')
@@ -100,8 +100,8 @@ t.test('the noise threshold: significant but small prints ~', async (t) => {
 
   // Latency 1.5% up in every interval: an interval excluding 0 but not
   // clear of ±2%.
-  const la = syntheticResult({ seed: 5, rate: 20000, spread: 0.1, drift: 0.001 })
-  const lb = syntheticResult({ seed: 6, rate: 20000, spread: 0.1, drift: 0.001, latencyMs: 5 * 1.015 })
+  const la = randomResult({ seed: 5, rate: 20000, spread: 0.1, drift: 0.001 })
+  const lb = randomResult({ seed: 6, rate: 20000, spread: 0.1, drift: 0.001, latencyMs: 5 * 1.015 })
   const p50 = byKey(compare(la, lb)).p50
   t.ok(p50.significant, `p50 interval ${p50.ci.map((x) => x.toFixed(4))} excludes 0`)
   t.equal(p50.verdict, '~', p50.note)
@@ -109,8 +109,8 @@ t.test('the noise threshold: significant but small prints ~', async (t) => {
 })
 
 t.test('too few samples: said, not guessed', async (t) => {
-  const a = syntheticResult({ seed: 1, intervals: 3 })
-  const b = syntheticResult({ seed: 2, intervals: 3, rate: 2000, latencyMs: 10 })
+  const a = randomResult({ seed: 1, intervals: 3 })
+  const b = randomResult({ seed: 2, intervals: 3, rate: 2000, latencyMs: 10 })
   const m = byKey(compare(a, b))
   t.equal(m.rps.verdict, 'too few samples', 'doubled req/s, but 3 + 3 samples can never give p < 0.05')
   t.equal(m.rps.minP, 0.1)
@@ -120,7 +120,7 @@ t.test('too few samples: said, not guessed', async (t) => {
   t.equal(byKey(compare(a, b, { alpha: 0.2 })).rps.verdict, 'better', 'at alpha 0.2, 3 + 3 can decide')
 
   // p99.9 rests on the slowest 0.1%: 10,000 responses for ten of them.
-  const small = byKey(compare(syntheticResult({ seed: 1, rate: 500 }), syntheticResult({ seed: 2, rate: 500 })))
+  const small = byKey(compare(randomResult({ seed: 1, rate: 500 }), randomResult({ seed: 2, rate: 500 })))
   t.equal(small.p99_9.verdict, 'too few samples')
   t.match(small.p99_9.note, /p99\.9 needs 10000 responses in each run, one has \d+/)
   t.equal(small.p99.verdict, '~', 'p99 has its 1,000')
@@ -128,8 +128,8 @@ t.test('too few samples: said, not guessed', async (t) => {
 
 t.test('a tail that is one event is not decided', async (t) => {
   // Every slow response of b in one second: one stall, whatever its size.
-  const a = syntheticResult({ seed: 1, spread: 0.05 })
-  const b = syntheticResult({ seed: 2, spread: 0.05 })
+  const a = randomResult({ seed: 1, spread: 0.05 })
+  const b = randomResult({ seed: 2, spread: 0.05 })
   const stall = JSON.parse(JSON.stringify(b))
   const { createLatencyHistogram, decode, encode } = require('../lib/results/histogram')
   const slow = createLatencyHistogram()
@@ -146,8 +146,8 @@ t.test('a tail that is one event is not decided', async (t) => {
 })
 
 t.test('errors: per-interval error rates, counts and ratio', async (t) => {
-  const a = syntheticResult({ seed: 1 })
-  const b = syntheticResult({ seed: 2, errors: 5 })
+  const a = randomResult({ seed: 1 })
+  const b = randomResult({ seed: 2, errors: 5 })
   let m = byKey(compare(a, b)).errors
   t.equal(m.verdict, 'worse', 'errors in every second where there were none')
   t.equal(m.a, 0)
@@ -156,15 +156,15 @@ t.test('errors: per-interval error rates, counts and ratio', async (t) => {
   t.ok(m.p < 0.001)
 
   // One burst of 200 errors in one second: a single event, not a trend.
-  const burst = syntheticResult({ seed: 2, errors: (i) => i === 4 ? 200 : 0 })
+  const burst = randomResult({ seed: 2, errors: (i) => i === 4 ? 200 : 0 })
   m = byKey(compare(a, burst)).errors
   t.equal(m.verdict, '~', `one bad second of ten: ~ (p = ${m.p.toFixed(3)})`)
   t.equal(m.b, 200)
 })
 
 t.test('several runs a side are pooled', async (t) => {
-  const as = [1, 2, 3].map((seed) => syntheticResult({ seed, intervals: 3 }))
-  const bs = [4, 5, 6].map((seed) => syntheticResult({ seed, intervals: 3, rate: 1300 }))
+  const as = [1, 2, 3].map((seed) => randomResult({ seed, intervals: 3 }))
+  const bs = [4, 5, 6].map((seed) => randomResult({ seed, intervals: 3, rate: 1300 }))
   const cmp = compare(as, bs)
   t.same(cmp.a, { runs: 3, intervals: 9, requests: as.reduce((s, r) => s + r.requests.total, 0), duration: 9 })
   const m = byKey(cmp)
@@ -174,8 +174,8 @@ t.test('several runs a side are pooled', async (t) => {
 })
 
 t.test('deterministic, from results or their saved JSON', async (t) => {
-  const a = syntheticResult({ seed: 1 })
-  const b = syntheticResult({ seed: 2, latencyMs: 5.3 })
+  const a = randomResult({ seed: 1 })
+  const b = randomResult({ seed: 2, latencyMs: 5.3 })
   const first = compare(a, b)
   t.same(compare(a, b), first, 'same inputs, same intervals')
   t.same(compare(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b))), first, 'from JSON')
@@ -183,7 +183,7 @@ t.test('deterministic, from results or their saved JSON', async (t) => {
 })
 
 t.test('bad input', async (t) => {
-  const a = syntheticResult({ seed: 1 })
+  const a = randomResult({ seed: 1 })
   t.throws(() => compare(a, { hello: 1 }), { code: 'AC_NOT_A_RESULT' })
   t.throws(() => compare(a, []), { code: 'AC_NOT_A_RESULT' })
   const old = JSON.parse(JSON.stringify(a))
@@ -195,8 +195,8 @@ t.test('bad input', async (t) => {
 })
 
 t.test('formatComparison: one row a metric, the marks explained', async (t) => {
-  const a = syntheticResult({ seed: 1 })
-  const b = syntheticResult({ seed: 2, rate: 1200, latencyMs: 6, errors: 3 })
+  const a = randomResult({ seed: 1 })
+  const b = randomResult({ seed: 2, rate: 1200, latencyMs: 6, errors: 3 })
   const text = formatComparison(compare(a, b, { names: ['base', 'new'] }))
   const lines = text.split('\n')
   t.match(lines[0], /^ +base +new +delta$/)
@@ -210,7 +210,7 @@ t.test('formatComparison: one row a metric, the marks explained', async (t) => {
   const widths = new Set(lines.slice(0, 6).map((l) => l.indexOf('%') > 0 ? l.search(/[+-]\d+\.\d\d%/) : -1))
   t.ok(widths.size <= 2, 'the delta column is aligned')
 
-  const same = formatComparison(compare(syntheticResult({ seed: 4, intervals: 3 }), syntheticResult({ seed: 3, intervals: 3 })))
+  const same = formatComparison(compare(randomResult({ seed: 4, intervals: 3 }), randomResult({ seed: 3, intervals: 3 })))
   t.match(same, /\nReq\/Sec .* \?  +too few samples: n = 3 \+ 3 intervals: the smallest p they could give is 0\.1, not below alpha 0\.05\n/)
   t.match(same, /\nErrors +0 +0 +- +~ +no errors in either/)
 })
@@ -219,8 +219,8 @@ t.test('autocannon compare a.json b.json', async (t) => {
   const dir = t.testdir({})
   const a = path.join(dir, 'base.json')
   const b = path.join(dir, 'new.json')
-  fs.writeFileSync(a, JSON.stringify(syntheticResult({ seed: 1 })))
-  fs.writeFileSync(b, JSON.stringify(syntheticResult({ seed: 2, rate: 1200 })))
+  fs.writeFileSync(a, JSON.stringify(randomResult({ seed: 1 })))
+  fs.writeFileSync(b, JSON.stringify(randomResult({ seed: 2, rate: 1200 })))
 
   let out = await run(['compare', a, b])
   t.equal(out.code, 0, out.stderr)
@@ -236,7 +236,7 @@ t.test('autocannon compare a.json b.json', async (t) => {
 
   // Rounds of -f, one result a line: pooled.
   const rounds = path.join(dir, 'rounds.ndjson')
-  fs.writeFileSync(rounds, [1, 2].map((seed) => JSON.stringify(syntheticResult({ seed, intervals: 3 }))).join('\n') + '\n')
+  fs.writeFileSync(rounds, [1, 2].map((seed) => JSON.stringify(randomResult({ seed, intervals: 3 }))).join('\n') + '\n')
   out = await run(['compare', rounds, b, '-j'])
   t.equal(JSON.parse(out.stdout).a.runs, 2)
 

@@ -8,7 +8,8 @@ const path = require('path')
 const busboy = require('busboy')
 const autocannon = require('..')
 const { buildForm } = require('../lib/config/form')
-const { recordingServer, tempDir, cli, jsonResult, skipCli } = require('./helpers/recording')
+const { recordingServer, tempDir, jsonResult } = require('./helpers/recording')
+const { run: runCli } = require('./helpers/cli')
 
 // Parses a recorded multipart request: { fields, files }.
 function parseMultipart (r) {
@@ -129,7 +130,7 @@ t.test('bad forms: messages start with autocannon\'s wording', async (t) => {
   }
 })
 
-t.test('CLI: bad -F options start with autocannon\'s wording', { skip: skipCli }, async (t) => {
+t.test('CLI: bad -F options start with autocannon\'s wording', async (t) => {
   const dir = tempDir(t)
   const url = 'http://127.0.0.1:1'
   const cases = [
@@ -140,21 +141,21 @@ t.test('CLI: bad -F options start with autocannon\'s wording', { skip: skipCli }
     [['-F', 'nope.json'], 'Invalid JSON or file where to get form data: -F/--form file: ENOENT']
   ]
   for (const [args, start] of cases) {
-    const run = await cli([url, '-a', '1', ...args], { cwd: dir })
+    const run = await runCli([url, '-a', '1', ...args], { cwd: dir })
     t.equal(run.code, 1)
     t.ok(run.stderr.startsWith(start) && run.stderr.split('\n').length === 2, run.stderr)
   }
 })
 
-t.test('CLI: -F with a JSON string and with a JSON file', { skip: skipCli }, async (t) => {
+t.test('CLI: -F with a JSON string and with a JSON file', async (t) => {
   const dir = fixtures(t)
   const { url, seen } = await recordingServer(t)
   const form = { field: { type: 'text', value: 'from the cli' }, upload: { type: 'file', path: 'hello.txt', options: { filename: 'cli.txt' } } }
-  const one = await cli([url, '-a', '3', '-c', '1', '-j', '-F', JSON.stringify(form)], { cwd: dir })
+  const one = await runCli([url, '-a', '3', '-c', '1', '-j', '-F', JSON.stringify(form)], { cwd: dir })
   t.equal(one.code, 0, one.stderr)
   t.equal(jsonResult(one.stdout).requests.total, 3)
   fs.writeFileSync(path.join(dir, 'form.json'), JSON.stringify(form))
-  const two = await cli([url, '-a', '2', '-c', '1', '-j', '--form', 'form.json'], { cwd: dir })
+  const two = await runCli([url, '-a', '2', '-c', '1', '-j', '--form', 'form.json'], { cwd: dir })
   t.equal(two.code, 0, two.stderr)
   t.equal(seen.length, 5)
   for (const r of seen) {
@@ -163,7 +164,7 @@ t.test('CLI: -F with a JSON string and with a JSON file', { skip: skipCli }, asy
     t.same(fields, { field: 'from the cli' })
     t.same(files.upload, { filename: 'cli.txt', mimeType: 'text/plain', content: 'hello from a file\n' })
   }
-  const bad = await cli([url, '-a', '1', '-F', '{"f":{"type":"file","path":"missing.bin"}}'], { cwd: dir })
+  const bad = await runCli([url, '-a', '1', '-F', '{"f":{"type":"file","path":"missing.bin"}}'], { cwd: dir })
   t.not(bad.code, 0)
   t.match(bad.stderr, /missing\.bin/)
 })

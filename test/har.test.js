@@ -7,7 +7,8 @@ const fs = require('fs')
 const path = require('path')
 const autocannon = require('..')
 const { requestsByOrigin } = require('../lib/config/har')
-const { recordingServer, tempDir, cli, jsonResult, skipCli } = require('./helpers/recording')
+const { recordingServer, tempDir, jsonResult } = require('./helpers/recording')
+const { run: runCli } = require('./helpers/cli')
 
 const FOREIGN = 'https://cdn.example.net'
 
@@ -145,11 +146,11 @@ t.test('requestsByOrigin maps origins to requests', async (t) => {
   t.equal(warnings.length, 1)
 })
 
-t.test('CLI: --har replays the file and warns about other domains', { skip: skipCli }, async (t) => {
+t.test('CLI: --har replays the file and warns about other domains', async (t) => {
   const { url, seen } = await recordingServer(t)
   const dir = tempDir(t)
   fs.writeFileSync(path.join(dir, 'session.har'), JSON.stringify(makeHar(url)))
-  const run = await cli([url, '-a', '6', '-c', '1', '-j', '--har', 'session.har', '-H', 'x-extra=yes'], { cwd: dir })
+  const run = await runCli([url, '-a', '6', '-c', '1', '-j', '--har', 'session.har', '-H', 'x-extra=yes'], { cwd: dir })
   t.equal(run.code, 0, run.stderr)
   t.equal(jsonResult(run.stdout).requests.total, 6)
   t.same(seen.map((r) => [r.method, r.url, r.body.toString(), r.headers.accept]), [...EXPECTED, ...EXPECTED])
@@ -157,12 +158,12 @@ t.test('CLI: --har replays the file and warns about other domains', { skip: skip
   t.match(run.stderr, /^Warning: skipping requests to 'https:\/\/cdn\.example\.net' as the target is http:\/\/127\.0\.0\.1:\d+ \(2 HAR entries\)$/m)
 
   fs.writeFileSync(path.join(dir, 'broken.har'), 'this is not json')
-  const bad = await cli([url, '-a', '1', '--har', 'broken.har'], { cwd: dir })
+  const bad = await runCli([url, '-a', '1', '--har', 'broken.har'], { cwd: dir })
   t.equal(bad.code, 1)
   t.match(bad.stderr, /^Failed to load HAR file content: broken\.har is not valid JSON: .+\n$/)
 
   fs.writeFileSync(path.join(dir, 'empty.har'), JSON.stringify({ log: { entries: [] } }))
-  const empty = await cli([url, '-a', '1', '--har', 'empty.har'], { cwd: dir })
+  const empty = await runCli([url, '-a', '1', '--har', 'empty.har'], { cwd: dir })
   t.equal(empty.code, 1)
   t.equal(empty.stderr, 'Failed to load HAR file content: Could not parse HAR content: log.entries is empty (--har empty.har)\n')
 })

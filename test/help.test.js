@@ -2,7 +2,7 @@
 
 // help.txt and the parser know the same flags: every flag the help lists
 // is accepted, every option the parser defines is in the help, and the
-// seed's usage list is covered.
+// usage list of autocannon's README is covered.
 
 const t = require('tap')
 const fs = require('fs')
@@ -64,12 +64,12 @@ t.test('every option of the parser is in help.txt', async (t) => {
   }
 })
 
-t.test('the seed\'s usage list is all there', async (t) => {
-  const seed = ['-c', '-p', '-d', '-a', '-L', '-S', '-w', '-W', '--warmup', '--on-port', '-m', '-t', '-T', '-b', '-F', '-i', '-H', '--har',
+t.test('autocannon\'s usage list is all there', async (t) => {
+  const usage = ['-c', '-p', '-d', '-a', '-L', '-S', '-w', '-W', '--warmup', '--on-port', '-m', '-t', '-T', '-b', '-F', '-i', '-H', '--har',
     '-B', '-M', '-O', '-r', '-R', '-C', '-D', '-n', '-l', '-I', '-j', '-f', '-s', '-x', '-E', '--renderStatusCodes', '--cert', '--key',
     '--ca', '--debug', '-v', '-V', '-h']
   const listed = new Set(helpFlags().flat())
-  for (const flag of seed) t.ok(listed.has(flag), `${flag} in help.txt`)
+  for (const flag of usage) t.ok(listed.has(flag), `${flag} in help.txt`)
 })
 
 t.test('each documented flag parses without "Unknown option"', async (t) => {

@@ -24,12 +24,10 @@
 // generous: they catch runs that do not end, not slow machines.
 
 const t = require('tap')
-const path = require('path')
-const { spawn } = require('child_process')
+const { run: runCli } = require('./helpers/cli')
 const autocannon = require('..')
 const { hostile, refusedUrl, neverAccepts, UNRESOLVABLE_URL, BIG_BODY_SIZE } = require('./helpers/hostile-servers')
 
-const BIN = path.join(__dirname, '..', 'bin', 'autocannon.js')
 const CAUSES = ['connect', 'read', 'write', 'timeout', 'parse', 'hook']
 
 const AMOUNT = 50
@@ -412,29 +410,7 @@ t.test('setupRequest that throws: each request sent and ended as AC_HOOK_ERROR',
 
 // The command, spawned with stdin ignored; resolves to what it did.
 function cli (args, limitMs) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now()
-    const child = spawn(process.execPath, [BIN, ...args], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, CI: 'true', NO_COLOR: '1' }
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.setEncoding('utf8')
-    child.stderr.setEncoding('utf8')
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    let killed = false
-    const guard = setTimeout(() => {
-      killed = true
-      child.kill('SIGKILL')
-    }, limitMs)
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(guard)
-      resolve({ code, signal, stdout, stderr, killed, wall: Date.now() - started })
-    })
-  })
+  return runCli(args, { timeout: limitMs, extraEnv: { CI: 'true' } })
 }
 
 // At most `n` of the jobs at once.

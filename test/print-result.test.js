@@ -73,7 +73,7 @@ t.test('the latency and volume tables, in autocannon\'s layout', async (t) => {
   }
 
   const volume = tableByName(tables[1])
-  t.equal(volume['Req/Sec'].Avg, '70,713.61', 'thousands separators and decimals, as in the seed')
+  t.equal(volume['Req/Sec'].Avg, '70,713.61', 'thousands separators and decimals, as autocannon prints them')
   t.equal(volume['Req/Sec'].Stdev, '1,616.86')
   t.equal(volume['Req/Sec'].Min, '66,134')
   t.equal(parseCount(volume['Req/Sec']['1%']), result.requests.p1)

@@ -14,7 +14,8 @@ const autocannon = require('..')
 const { buildConfig } = require('../lib/config/config')
 const { bypassed, maskProxyValue } = require('../lib/config/proxy')
 const { makePki } = require('./helpers/pki')
-const { tempDir, cli, jsonResult, skipCli } = require('./helpers/recording')
+const { tempDir, jsonResult } = require('./helpers/recording')
+const { run: runCli } = require('./helpers/cli')
 
 const USER = 'bench'
 const PASSWORD = 'S3cr3t-pr0xy-pw'
@@ -312,7 +313,7 @@ t.test('without --proxy the environment is not read', async (t) => {
 // ---------------------------------------------------------------------------
 // the CLI
 
-t.test('CLI: --proxy, --proxy env, and the password in no output', { skip: skipCli }, async (t) => {
+t.test('CLI: --proxy, --proxy env, and the password in no output', async (t) => {
   const proxy = await startProxy(t, { auth: true })
   const plain = await httpTarget(t)
   const secure = await httpsTarget(t)
@@ -322,27 +323,27 @@ t.test('CLI: --proxy, --proxy env, and the password in no output', { skip: skipC
     t.notMatch(run.stdout + run.stderr, 'wrong-pw-123', `${what}: nor a wrong one`)
   }
 
-  const json = await cli(['-c', '2', '-a', '20', '-j', '--debug', '--proxy', good, plain.url, secure.url])
+  const json = await runCli(['-c', '2', '-a', '20', '-j', '--debug', '--proxy', good, plain.url, secure.url])
   t.equal(json.code, 0, json.stderr)
   const result = jsonResult(json.stdout)
   t.equal(result.requests.total, 20)
   t.equal(result.proxy, `http://${USER}:***@127.0.0.1:${proxy.port}`)
   noPassword(json, '-j --debug')
 
-  const tables = await cli(['-c', '2', '-a', '20', '--proxy', good, secure.url])
+  const tables = await runCli(['-c', '2', '-a', '20', '--proxy', good, secure.url])
   t.equal(tables.code, 0, tables.stderr)
   t.match(tables.stderr, `\nthrough proxy http://${USER}:***@127.0.0.1:${proxy.port}\n`, 'the header says it goes through a proxy')
   noPassword(tables, 'tables')
 
   // Refused: errors, and the exit code of a run against a dead target.
   for (const target of [plain, secure]) {
-    const refused = await cli(['-c', '1', '-d', '1', '--debug', '--proxy', proxy.url(USER, 'wrong-pw-123'), target.url])
+    const refused = await runCli(['-c', '1', '-d', '1', '--debug', '--proxy', proxy.url(USER, 'wrong-pw-123'), target.url])
     t.equal(refused.code, 1, 'not one response: exit code 1')
     t.match(refused.stderr, /autocannon: connection 0: proxy http:\/\/bench:\*\*\*@127\.0\.0\.1:\d+ refused .*407/, '--debug says why')
     t.match(refused.stderr, /by code: AC_PROXY_REFUSED \d+\n/)
     t.match(refused.stderr, /\nno response from .*\(connect \d+; AC_PROXY_REFUSED \d+\)\n$/)
     noPassword(refused, `refused ${target.url}`)
-    const refusedJson = await cli(['-c', '1', '-a', '3', '-j', '--debug', '--proxy', proxy.url(USER, 'wrong-pw-123'), target.url])
+    const refusedJson = await runCli(['-c', '1', '-a', '3', '-j', '--debug', '--proxy', proxy.url(USER, 'wrong-pw-123'), target.url])
     t.equal(refusedJson.code, 1)
     t.same(jsonResult(refusedJson.stdout).errorCodes, { AC_PROXY_REFUSED: 3 })
     noPassword(refusedJson, 'refused -j')
@@ -350,7 +351,7 @@ t.test('CLI: --proxy, --proxy env, and the password in no output', { skip: skipC
 
   // Bad input: one line naming --proxy, exit code 1.
   for (const value of ['socks5://bench:wrong-pw-123@127.0.0.1:1080', 'http://bench:wrong-pw-123@', 'http://bench:wrong-pw-123@h:1/x']) {
-    const bad = await cli(['-a', '1', '--proxy', value, plain.url])
+    const bad = await runCli(['-a', '1', '--proxy', value, plain.url])
     t.equal(bad.code, 1, value)
     t.match(bad.stderr, /^Invalid value for --proxy: "[^"]*bench:\*\*\*@[^"]*" .+\n$/, 'one line naming --proxy')
     noPassword(bad, 'bad --proxy')
@@ -358,16 +359,16 @@ t.test('CLI: --proxy, --proxy env, and the password in no output', { skip: skipC
 
   // --proxy env, with NO_PROXY, and the variables alone.
   const env = { HTTP_PROXY: good, HTTPS_PROXY: good }
-  const viaEnv = await cli(['-c', '1', '-a', '6', '-j', '--proxy', 'env', plain.url], { env })
+  const viaEnv = await runCli(['-c', '1', '-a', '6', '-j', '--proxy', 'env', plain.url], { extraEnv: env })
   t.equal(viaEnv.code, 0, viaEnv.stderr)
   t.equal(jsonResult(viaEnv.stdout).proxy, 'env')
   const before = proxy.seen.requests.length
-  const bypass = await cli(['-c', '1', '-a', '6', '-j', '--proxy', 'env', plain.url], { env: { ...env, NO_PROXY: '127.0.0.1' } })
+  const bypass = await runCli(['-c', '1', '-a', '6', '-j', '--proxy', 'env', plain.url], { extraEnv: { ...env, NO_PROXY: '127.0.0.1' } })
   t.equal(bypass.code, 0, bypass.stderr)
-  const ignored = await cli(['-c', '1', '-a', '6', '-j', plain.url], { env })
+  const ignored = await runCli(['-c', '1', '-a', '6', '-j', plain.url], { extraEnv: env })
   t.equal(ignored.code, 0, ignored.stderr)
   t.equal(proxy.seen.requests.length, before, 'NO_PROXY, and no --proxy: direct')
-  const envTables = await cli(['-c', '1', '-a', '3', '--proxy', 'env', plain.url], { env: { ...env, NO_PROXY: '*' } })
+  const envTables = await runCli(['-c', '1', '-a', '3', '--proxy', 'env', plain.url], { extraEnv: { ...env, NO_PROXY: '*' } })
   t.match(envTables.stderr, /\nno proxy: --proxy env found none for these targets/)
   noPassword(viaEnv, '--proxy env')
 })

@@ -378,7 +378,7 @@ function main () {
       const both = await openReport(t, browser, two)
       t.same(both.problems, [], 'no console errors or warnings')
       const charts = await drawn(both.page)
-      t.same(charts.capacity.labels, ['real', 'by-hand'], 'the seed\'s plot: one line per file, named after it')
+      t.same(charts.capacity.labels, ['real', 'by-hand'], 'max rate against connections: one line per file, named after it')
       checkSearchCharts(t, charts, [{ name: 'real', search }, { name: 'by-hand', search: searchB() }])
     })
   })

@@ -9,7 +9,7 @@ const { createLatencyHistogram, encode, decode } = require('../lib/results/histo
 const { percentileDistribution } = require('../lib/output/html/percentiles')
 const { renderHtml, scriptJson } = require('../lib/output/html/report')
 const { cliText } = require('../lib/output/html/tables')
-const { syntheticResult } = require('./helpers/synthetic-result')
+const { resultOfLatencies } = require('./helpers/synthetic-result')
 
 // The data the page draws, read back out of the page.
 function reportData (html) {
@@ -52,9 +52,9 @@ t.test('percentile points of an empty histogram: none', async (t) => {
 })
 
 t.test('the latency chart has one line per file, and one more for each uncorrected latency', async (t) => {
-  const a = syntheticResult({ perSecond: [[20000, 21000, 22000], [20000, 900000]] })
-  const b = syntheticResult({ perSecond: [[30000, 31000], [32000]], uncorrected: (us) => us / 2 })
-  const c = syntheticResult({ perSecond: [[40000], [41000, 42000]] })
+  const a = resultOfLatencies({ perSecond: [[20000, 21000, 22000], [20000, 900000]] })
+  const b = resultOfLatencies({ perSecond: [[30000, 31000], [32000]], uncorrected: (us) => us / 2 })
+  const c = resultOfLatencies({ perSecond: [[40000], [41000, 42000]] })
   const html = renderHtml([a, b, c], { names: ['a.json', 'b.json', 'c.json'] })
   const latency = chart(html, 'latency-percentiles')
   t.same(latency.series.map((s) => s.label), ['a.json', 'b.json', 'b.json (uncorrected)', 'c.json'])
@@ -79,7 +79,7 @@ t.test('the latency chart has one line per file, and one more for each uncorrect
 })
 
 t.test('one file: the lines are named by what they are', async (t) => {
-  const r = syntheticResult({ perSecond: [[20000], [21000]], uncorrected: (us) => us })
+  const r = resultOfLatencies({ perSecond: [[20000], [21000]], uncorrected: (us) => us })
   const html = renderHtml([r])
   t.same(chart(html, 'latency-percentiles').series.map((s) => s.label), ['Latency', 'Latency (uncorrected)'])
   t.same(chart(html, 'requests-over-time').series.map((s) => s.label), ['Requests/s', 'Errors/s'])
@@ -88,15 +88,15 @@ t.test('one file: the lines are named by what they are', async (t) => {
 })
 
 t.test('requests/s over time counts per second whatever the sample interval', async (t) => {
-  const r = syntheticResult({ perSecond: [[1, 2, 3, 4]] })
+  const r = resultOfLatencies({ perSecond: [[1, 2, 3, 4]] })
   r.series.interval = 500
   t.same(chart(renderHtml([r]), 'requests-over-time').data[1], [8])
 })
 
 t.test('a title or URL holding </script> cannot end the data or inject markup', async (t) => {
   const evil = '</script><script>window.pwned=1</script><!--'
-  const a = syntheticResult({ title: evil, url: `http://127.0.0.1:1/${evil}`, perSecond: [[20000]] })
-  const b = syntheticResult({ title: 'b & "c"', perSecond: [[20000]] })
+  const a = resultOfLatencies({ title: evil, url: `http://127.0.0.1:1/${evil}`, perSecond: [[20000]] })
+  const b = resultOfLatencies({ title: 'b & "c"', perSecond: [[20000]] })
   const html = renderHtml([a, b], { title: `report ${evil}` })
   // Three scripts (data, uPlot, page), each closed once.
   t.equal(html.match(/<script/gi).length, 3)
@@ -111,9 +111,9 @@ t.test('a title or URL holding </script> cannot end the data or inject markup', 
 })
 
 t.test('names: a result\'s title, else the file name, and never twice the same', async (t) => {
-  const titled = syntheticResult({ title: 'checkout', perSecond: [[20000]] })
-  const other = syntheticResult({ title: 'checkout', perSecond: [[20000]] })
-  const untitled = syntheticResult({ perSecond: [[20000]] })
+  const titled = resultOfLatencies({ title: 'checkout', perSecond: [[20000]] })
+  const other = resultOfLatencies({ title: 'checkout', perSecond: [[20000]] })
+  const untitled = resultOfLatencies({ perSecond: [[20000]] })
   const labels = (html) => chart(html, 'latency-percentiles').series.map((s) => s.label)
   t.same(labels(renderHtml([titled, untitled], { names: ['a.json', 'b.json'] })), ['checkout', 'b.json'])
   t.same(labels(renderHtml([titled, other], { names: ['a.json', 'b.json'] })), ['checkout (a.json)', 'checkout (b.json)'])
@@ -121,7 +121,7 @@ t.test('names: a result\'s title, else the file name, and never twice the same',
 })
 
 t.test('no network: every asset is inlined and the page forbids fetching', async (t) => {
-  const html = renderHtml([syntheticResult({ perSecond: [[20000]] })])
+  const html = renderHtml([resultOfLatencies({ perSecond: [[20000]] })])
   t.notMatch(html, /<(script|link|img|iframe)[^>]+(src|href)=/i, 'no external script, style or image')
   t.match(html, /Content-Security-Policy" content="default-src 'none'/)
   t.match(html, /uPlot/, 'uPlot inlined')
@@ -129,7 +129,7 @@ t.test('no network: every asset is inlined and the page forbids fetching', async
 })
 
 t.test('the CLI tables, without colour even when colour is forced', async (t) => {
-  const r = syntheticResult({ perSecond: [[20000, 25000]] })
+  const r = resultOfLatencies({ perSecond: [[20000, 25000]] })
   const saved = process.env.FORCE_COLOR
   process.env.FORCE_COLOR = '1'
   t.teardown(() => { if (saved === undefined) delete process.env.FORCE_COLOR; else process.env.FORCE_COLOR = saved })
@@ -139,7 +139,7 @@ t.test('the CLI tables, without colour even when colour is forced', async (t) =>
 })
 
 t.test('thresholds: a table when the result has them, none otherwise', async (t) => {
-  const r = syntheticResult({ perSecond: [[20000]] })
+  const r = resultOfLatencies({ perSecond: [[20000]] })
   t.notMatch(renderHtml([r]), /id="thresholds-/)
   r.thresholds = [
     { expression: 'p99 < 200ms', metric: 'p99', operator: '<', limit: 200, value: 20.5, ok: true },
@@ -151,20 +151,20 @@ t.test('thresholds: a table when the result has them, none otherwise', async (t)
 })
 
 t.test('a result without histograms or series is refused with one line', async (t) => {
-  const r = syntheticResult({ perSecond: [[20000]] })
+  const r = resultOfLatencies({ perSecond: [[20000]] })
   delete r.histograms
   t.throws(() => renderHtml([r], { names: ['old.json'] }), { code: 'AC_NOT_A_RESULT', message: /old\.json has no latency histograms/ })
   t.throws(() => renderHtml([]), { code: 'AC_INVALID_ARGUMENT', message: 'renderHtml needs at least one result or search' })
 })
 
 t.test('a result read back from JSON renders as the live one', async (t) => {
-  const r = syntheticResult({ perSecond: [[20000], [30000]], uncorrected: (us) => us })
+  const r = resultOfLatencies({ perSecond: [[20000], [30000]], uncorrected: (us) => us })
   const saved = JSON.parse(JSON.stringify(r))
   t.equal(renderHtml([saved]), renderHtml([r]))
 })
 
 t.test('a run without a response: the page says why, as the CLI does', async (t) => {
-  const r = syntheticResult({ perSecond: [[], []] })
+  const r = resultOfLatencies({ perSecond: [[], []] })
   t.match(cliText(r), /no response from http:\/\/127\.0\.0\.1:1\/: no request was sent in 2s$/)
   t.same(chart(renderHtml([r]), 'latency-percentiles').data, [[], []], 'an empty distribution, drawn as empty axes')
 })

@@ -14,7 +14,7 @@ const { escapeHtml } = require('../lib/output/html/tables')
 const { searchCharts, latencySlos } = require('../lib/output/html/search-charts')
 const { readInputs, readResults, parseInputs, isSearch } = require('../lib/results/saved-result')
 const { searchA, searchB, search } = require('./helpers/synthetic-search')
-const { syntheticResult } = require('./helpers/synthetic-result')
+const { resultOfLatencies } = require('./helpers/synthetic-result')
 
 function reportData (html) {
   const m = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)
@@ -119,7 +119,7 @@ t.test('the page: capacity table, step tables, sentences, in the order of the ch
 })
 
 t.test('a search and a result on one page: searches first, chart ids apart', async (t) => {
-  const result = syntheticResult({ title: 'plain', perSecond: [[20000], [21000]] })
+  const result = resultOfLatencies({ title: 'plain', perSecond: [[20000], [21000]] })
   const html = renderHtml([result, searchA()], { names: ['r', 's'] })
   const ids = reportData(html).charts.map((c) => c.id)
   t.same(ids, ['capacity', 'search-0', 'search-1', 'search-2', 'latency-percentiles', 'requests-over-time', 'latency-over-time'])
@@ -157,7 +157,7 @@ t.test('text from a search cannot end the data or inject markup', async (t) => {
 })
 
 t.test('saved searches read back: JSON, NDJSON beside results, and what is neither', async (t) => {
-  const result = syntheticResult({ perSecond: [[20000], [21000]] })
+  const result = resultOfLatencies({ perSecond: [[20000], [21000]] })
   const a = searchA()
   a.searches[0].steps[0].result = JSON.parse(JSON.stringify(result))
   const dir = t.testdir({

@@ -5,7 +5,8 @@
 
 const t = require('tap')
 const autocannon = require('..')
-const { recordingServer, cli, jsonResult, skipCli } = require('./helpers/recording')
+const { recordingServer, jsonResult } = require('./helpers/recording')
+const { run: runCli } = require('./helpers/cli')
 
 // Groups what a server saw by connection, in arrival order.
 function byConnection (seen) {
@@ -364,9 +365,9 @@ t.test('a request that cannot be encoded names its entry', async (t) => {
   await t.rejects(autocannon({ url: 'http://127.0.0.1:1', requests: [{ headers: { 'x-bad': 'a\r\nb' } }] }), /requests\[0\]/)
 })
 
-t.test('CLI: -I replaces [<id>] in -b with unique ids', { skip: skipCli }, async (t) => {
+t.test('CLI: -I replaces [<id>] in -b with unique ids', async (t) => {
   const { url, seen } = await recordingServer(t)
-  const { code, stdout, stderr } = await cli([url + '/x/[<id>]', '-a', '500', '-c', '5', '-m', 'POST', '-b', '{"id":"[<id>]"}', '-I', '-j'])
+  const { code, stdout, stderr } = await runCli([url + '/x/[<id>]', '-a', '500', '-c', '5', '-m', 'POST', '-b', '{"id":"[<id>]"}', '-I', '-j'])
   t.equal(code, 0, stderr)
   const result = jsonResult(stdout)
   t.equal(result.requests.total, 500)

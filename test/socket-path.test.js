@@ -6,7 +6,8 @@
 const t = require('tap')
 const path = require('path')
 const autocannon = require('..')
-const { recordingServer, tempDir, cli, jsonResult, skipCli } = require('./helpers/recording')
+const { recordingServer, tempDir, jsonResult } = require('./helpers/recording')
+const { run: runCli } = require('./helpers/cli')
 
 const skip = process.platform === 'win32' ? 'no Unix domain sockets here' : false
 
@@ -36,10 +37,10 @@ t.test('library: a socket that is not there is a connection error', { skip }, as
   t.equal(result.requests.total, 0)
 })
 
-t.test('CLI: -S', { skip: skip || skipCli }, async (t) => {
+t.test('CLI: -S', { skip }, async (t) => {
   const socketPath = path.join(tempDir(t, 'ac-sock-'), 'cli.sock')
   const { seen } = await recordingServer(t, undefined, { listen: { path: socketPath } })
-  const run = await cli(['http://socket.test/cli-path', '-S', socketPath, '-a', '10', '-c', '2', '-j'])
+  const run = await runCli(['http://socket.test/cli-path', '-S', socketPath, '-a', '10', '-c', '2', '-j'])
   t.equal(run.code, 0, run.stderr)
   t.equal(jsonResult(run.stdout).requests.total, 10)
   t.equal(seen.length, 10)

@@ -32,7 +32,7 @@ t.test('a step that holds everything passes', async (t) => {
   t.equal(j.values.samples, 5000)
 })
 
-t.test('1,045 of 1,100 req/s fails (seed 004)', async (t) => {
+t.test('1,045 of 1,100 req/s fails (a wrk2 run that fell 5% short of -R)', async (t) => {
   const j = judgeStep(makeResult({ target: 1100, achieved: 1045 }), { target: 1100, slos: SLO })
   t.equal(j.verdict, 'fail')
   t.same(j.reasons, ['achieved 1,045 of 1,100 req/s'])

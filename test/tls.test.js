@@ -6,7 +6,8 @@
 const t = require('tap')
 const autocannon = require('..')
 const { makePki } = require('./helpers/pki')
-const { recordingHttpsServer, tempDir, cli, jsonResult, skipCli } = require('./helpers/recording')
+const { recordingHttpsServer, tempDir, jsonResult } = require('./helpers/recording')
+const { run: runCli } = require('./helpers/cli')
 
 // Records, per request, the SNI the server saw and the client's certificate.
 function tlsRecord (r, res) {
@@ -103,10 +104,10 @@ t.test('https', async (t) => {
     t.equal(result.requests.total, 10)
   })
 
-  t.test('CLI: --cert, --key, --ca, -s', { skip: skipCli }, async (t) => {
+  t.test('CLI: --cert, --key, --ca, -s', async (t) => {
     mutual.seen.length = 0
     const dir = pki.dir
-    const run = await cli([`https://localhost:${mutual.port}/cli`, '-a', '5', '-c', '1', '-j',
+    const run = await runCli([`https://localhost:${mutual.port}/cli`, '-a', '5', '-c', '1', '-j',
       '--cert', 'client.crt', '--key', 'client.key', '--ca', 'ca.crt'], { cwd: dir })
     t.equal(run.code, 0, run.stderr)
     t.equal(jsonResult(run.stdout).requests.total, 5)
@@ -115,16 +116,16 @@ t.test('https', async (t) => {
     t.ok(mutual.seen.every((r) => r.clientCN === 'autocannon-client' && r.servername === 'localhost'))
 
     open.seen.length = 0
-    const sni = await cli([`https://127.0.0.1:${open.port}`, '-a', '2', '-c', '1', '-j', '-s', 'sni.example.test'], { cwd: dir })
+    const sni = await runCli([`https://127.0.0.1:${open.port}`, '-a', '2', '-c', '1', '-j', '-s', 'sni.example.test'], { cwd: dir })
     t.equal(sni.code, 0, sni.stderr)
     t.same(open.seen.map((r) => r.servername), ['sni.example.test', 'sni.example.test'])
 
     open.seen.length = 0
-    const list = await cli([`https://localhost:${open.port}`, '-a', '2', '-c', '1', '-j', '--ca', '[', 'other-ca.crt', 'ca.crt', ']'], { cwd: dir })
+    const list = await runCli([`https://localhost:${open.port}`, '-a', '2', '-c', '1', '-j', '--ca', '[', 'other-ca.crt', 'ca.crt', ']'], { cwd: dir })
     t.equal(list.code, 0, list.stderr)
     t.equal(open.seen.length, 2, '--ca takes a list of files')
 
-    const missing = await cli([`https://localhost:${open.port}`, '-a', '1', '--cert', 'nope.crt', '--key', 'client.key'], { cwd: dir })
+    const missing = await runCli([`https://localhost:${open.port}`, '-a', '1', '--cert', 'nope.crt', '--key', 'client.key'], { cwd: dir })
     t.not(missing.code, 0)
     t.match(missing.stderr, /nope\.crt/)
   })

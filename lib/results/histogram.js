@@ -244,25 +244,6 @@ function maxOf (histogram, bucketEdges) {
   return bucketEdges ? histogram.highestEquivalentValue(max) : max
 }
 
-// The same statistics through the library's own getters: the reference
-// the tests hold summarize() to.
-function toStatsReference (histogram, { scale = 1, decimals = 2, bucketEdges = false } = {}) {
-  const empty = histogram.totalCount === 0
-  const mean = empty ? 0 : round(histogram.mean / scale, decimals)
-  const stats = {
-    average: mean,
-    mean,
-    stddev: empty ? 0 : round(histogram.stdDeviation / scale, decimals),
-    min: empty ? 0 : round(minOf(histogram, bucketEdges) / scale, decimals),
-    max: empty ? 0 : round(maxOf(histogram, bucketEdges) / scale, decimals)
-  }
-  if (!empty && histogram.getValueAtPercentile(0) === 0) stats.min = 0
-  for (const [p, key] of PERCENTILE_KEYS) {
-    stats[key] = empty ? 0 : round(histogram.getValueAtPercentile(p) / scale, decimals)
-  }
-  return stats
-}
-
 module.exports = {
   createLatencyHistogram,
   createCountHistogram,
@@ -270,7 +251,6 @@ module.exports = {
   decode,
   addEncoded,
   toStats,
-  toStatsReference,
   filledBuckets,
   PERCENTILE_KEYS
 }

@@ -10,9 +10,7 @@
 // every SLO holds. A short closed-loop probe gives the ceiling; then one
 // rated run per connection count is stepped from rate to rate (its
 // connections stay open, so no step pays for reconnecting), each step an
-// unrecorded warm-up and a measured window cut out of the run. What to try
-// next is search.js's decision (step-judge.js judges each step); this file
-// only runs steps, each through stepped-run.js.
+// unrecorded warm-up and a measured window cut out of the run.
 
 const { aggregateResult } = require('../results/result')
 const { buildConfig, checkOption } = require('../config/config')

@@ -14,9 +14,11 @@ function env (extra = {}) {
   return out
 }
 
-// Spawns the CLI; `.done` resolves to { code, signal, stdout, stderr }.
-// `timeout` (ms) for what runs longer than a test run: a capacity search.
+// Spawns the CLI; `.done` resolves to { code, signal, stdout, stderr,
+// killed, wall }: killed when it outlived `timeout` (ms; longer for what
+// runs longer than a test run, a capacity search), wall its time in ms.
 function start (args, { extraEnv, cwd, timeout = 30000 } = {}) {
+  const started = Date.now()
   const child = spawn(process.execPath, [BIN, ...args], { cwd, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout.setEncoding('utf8')
   child.stderr.setEncoding('utf8')
@@ -24,12 +26,16 @@ function start (args, { extraEnv, cwd, timeout = 30000 } = {}) {
   child.err = ''
   child.stdout.on('data', (c) => { child.out += c })
   child.stderr.on('data', (c) => { child.err += c })
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeout)
+  let killed = false
+  const timer = setTimeout(() => {
+    killed = true
+    child.kill('SIGKILL')
+  }, timeout)
   child.done = new Promise((resolve, reject) => {
     child.on('error', reject)
     child.on('close', (code, signal) => {
       clearTimeout(timer)
-      resolve({ code, signal, stdout: child.out, stderr: child.err })
+      resolve({ code, signal, stdout: child.out, stderr: child.err, killed, wall: Date.now() - started })
     })
   })
   return child

@@ -17,7 +17,7 @@ function gaussian (random) {
 // interval to the next; latencyMs: median latency; spread: lognormal
 // sigma of latency within an interval; drift: of each interval's level
 // (a busy second is slow for all its requests); errors: per interval.
-function syntheticResult ({
+function randomResult ({
   intervals = 10, sampleInt = 1000, rate = 1000, rateNoise = 0.05,
   latencyMs = 5, spread = 0.3, drift = 0.05, errors = 0, seed = 1
 } = {}) {
@@ -28,12 +28,12 @@ function syntheticResult ({
     const n = Math.max(0, Math.round(rate * sampleInt / 1000 * (1 + rateNoise * gaussian(random))))
     const level = latencyMs * 1000 * Math.exp(drift * gaussian(random))
     for (let k = 0; k < n; k++) {
-      recorder.sent++
+      recorder.started(1)
       recorder.response(200, 100, Math.max(1, Math.round(level * Math.exp(spread * gaussian(random)))))
     }
     const e = typeof errors === 'function' ? errors(i) : errors
     if (e > 0) {
-      recorder.sent += e
+      recorder.started(e)
       recorder.requestErrors(e, 'read', 'ECONNRESET')
     }
     recorder.sample(start + (i + 1) * sampleInt)
@@ -42,4 +42,4 @@ function syntheticResult ({
   return aggregateResult([recorder.snapshot({ start, finish })], { url: 'http://127.0.0.1:1', sampleInt, connections: 10 })
 }
 
-module.exports = { syntheticResult, gaussian }
+module.exports = { randomResult, gaussian }

@@ -9,7 +9,6 @@ const os = require('os')
 const path = require('path')
 const http = require('http')
 const https = require('https')
-const { spawn } = require('child_process')
 
 function record (seen, onRequest) {
   return (req, res) => {
@@ -71,43 +70,10 @@ function tempDir (t, prefix = 'ac-test-') {
   return dir
 }
 
-const BIN = path.join(__dirname, '..', '..', 'bin', 'autocannon.js')
-
-function cliAvailable () {
-  try {
-    return fs.statSync(BIN).size > 0 && fs.existsSync(path.join(__dirname, '..', '..', 'lib', 'cli', 'args.js'))
-  } catch {
-    return false
-  }
-}
-
-// Runs the CLI; resolves to { code, stdout, stderr }.
-function cli (args, { cwd, env, timeout = 20000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { ...process.env, ...env, NO_COLOR: '1', FORCE_COLOR: '0' },
-      stdio: ['ignore', 'pipe', 'pipe']
-    })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (c) => { stdout += c })
-    child.stderr.on('data', (c) => { stderr += c })
-    const timer = setTimeout(() => child.kill(), timeout)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, stdout, stderr })
-    })
-  })
-}
-
 // The last JSON line of -j output.
 function jsonResult (stdout) {
   const lines = stdout.trim().split('\n').filter((l) => l.startsWith('{'))
   return JSON.parse(lines[lines.length - 1])
 }
 
-const skipCli = cliAvailable() ? false : 'the CLI (bin/autocannon.js, lib/cli) is not there yet'
-
-module.exports = { recordingServer, recordingHttpsServer, tempDir, cli, jsonResult, skipCli, BIN }
+module.exports = { recordingServer, recordingHttpsServer, tempDir, jsonResult }

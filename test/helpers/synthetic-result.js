@@ -9,11 +9,11 @@ const { aggregateResult } = require('../../lib/results/result')
 
 // perSecond: [[latencyUs…], …] one array per interval; uncorrected: a
 // function of each latency giving its service time (turns on the rate).
-function syntheticResult ({ title, url = 'http://127.0.0.1:1/', perSecond, uncorrected, start = Date.UTC(2024, 0, 2, 3, 4, 5), status = 200 }) {
+function resultOfLatencies ({ title, url = 'http://127.0.0.1:1/', perSecond, uncorrected, start = Date.UTC(2024, 0, 2, 3, 4, 5), status = 200 }) {
   const recorder = new Recorder({ trackUncorrected: Boolean(uncorrected) })
   perSecond.forEach((latencies, i) => {
     for (const us of latencies) {
-      recorder.sent++
+      recorder.started(1)
       recorder.response(status, 100, us)
       if (uncorrected) recorder.uncorrected(status, uncorrected(us))
     }
@@ -23,4 +23,4 @@ function syntheticResult ({ title, url = 'http://127.0.0.1:1/', perSecond, uncor
   return aggregateResult([raw], { title, url, connections: 10, pipelining: 1 })
 }
 
-module.exports = { syntheticResult }
+module.exports = { resultOfLatencies }
