@@ -7,16 +7,6 @@
 const { round } = require('../../lib/core/format')
 const { PERCENTILE_KEYS } = require('../../lib/results/histogram')
 
-function minOf (histogram, bucketEdges) {
-  const min = histogram.minNonZeroValue
-  return bucketEdges ? histogram.lowestEquivalentValue(min) : min
-}
-
-function maxOf (histogram, bucketEdges) {
-  const max = histogram.maxValue
-  return bucketEdges ? histogram.highestEquivalentValue(max) : max
-}
-
 function toStatsReference (histogram, { scale = 1, decimals = 2, bucketEdges = false } = {}) {
   const empty = histogram.totalCount === 0
   const mean = empty ? 0 : round(histogram.mean / scale, decimals)
@@ -24,8 +14,9 @@ function toStatsReference (histogram, { scale = 1, decimals = 2, bucketEdges = f
     average: mean,
     mean,
     stddev: empty ? 0 : round(histogram.stdDeviation / scale, decimals),
-    min: empty ? 0 : round(minOf(histogram, bucketEdges) / scale, decimals),
-    max: empty ? 0 : round(maxOf(histogram, bucketEdges) / scale, decimals)
+    // min and max at their buckets' edges when asked, as HdrHistogram's Java getters report them.
+    min: empty ? 0 : round((bucketEdges ? histogram.lowestEquivalentValue(histogram.minNonZeroValue) : histogram.minNonZeroValue) / scale, decimals),
+    max: empty ? 0 : round((bucketEdges ? histogram.highestEquivalentValue(histogram.maxValue) : histogram.maxValue) / scale, decimals)
   }
   if (!empty && histogram.getValueAtPercentile(0) === 0) stats.min = 0
   for (const [p, key] of PERCENTILE_KEYS) {
