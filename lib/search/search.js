@@ -11,7 +11,7 @@
 // longer run, so that a single lucky step cannot set it).
 
 const { judgeStep, samplesNeeded, parseSlos, sloText, measuredText, JUDGE_DEFAULTS } = require('./step-judge')
-const { rate: fmtRate, thousands, percent } = require('../core/format')
+const { rate, thousands, percent } = require('../core/format')
 const { InvalidOptionError } = require('../core/errors')
 const { OPTIONS } = require('../core/options')
 const { checkOption } = require('../config/config')
@@ -446,34 +446,34 @@ function measuredAll (summary, slos) {
 function sentence (out, cfg) {
   const at = cfg.connections ? ` at ${thousands(cfg.connections, 3)} connection${cfg.connections === 1 ? '' : 's'}` : ''
   const slos = cfg.slos.length ? ` with ${cfg.slos.map(sloText).join(' and ')}` : ''
-  const sustains = (b) => `${fmtRate(b.rate)} req/s${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
-  const failed = out.failed ? `; ${fmtRate(out.failed.rate)} req/s failed (${out.failed.reason})` : ''
+  const sustains = (b) => `${rate(b.rate)} req/s${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
+  const failed = out.failed ? `; ${rate(out.failed.rate)} req/s failed (${out.failed.reason})` : ''
   const { best } = out
   switch (out.status) {
     case null:
       return best
-        ? `Searching: ${fmtRate(best.rate)} req/s passed so far${failed}.`
+        ? `Searching: ${rate(best.rate)} req/s passed so far${failed}.`
         : 'Searching.'
     case 'found':
       return `Sustains ${sustains(best)}${failed}.`
     case 'at-ceiling':
-      return `Sustains at least ${sustains(best)}: no higher rate tried (maxRate ${fmtRate(cfg.maxRate)} req/s).`
+      return `Sustains at least ${sustains(best)}: no higher rate tried (maxRate ${rate(cfg.maxRate)} req/s).`
     case 'below-low':
-      return `Misses its SLOs even at the low rate, ${fmtRate(out.failed.rate)} req/s${at} (${out.failed.reason}): ` +
+      return `Misses its SLOs even at the low rate, ${rate(out.failed.rate)} req/s${at} (${out.failed.reason}): ` +
         'no sustainable rate at this connection count.'
     case 'generator-bound': {
       const g = out.generatorBound
-      const head = `Generator-bound at ${fmtRate(g.rate)} req/s: use more workers (-w) or machines (${g.reason.replace(/^generator saturated: /, '')}).`
+      const head = `Generator-bound at ${rate(g.rate)} req/s: use more workers (-w) or machines (${g.reason.replace(/^generator saturated: /, '')}).`
       return best
         ? `${head} The server sustained ${sustains(best)}, the most this generator could measure${failed}.`
         : head
     }
     case 'unconfirmed':
       return `Unstable: ${out.confirmationsFailed} confirmation runs of ${cfg.confirmDuration} s failed; ` +
-        `${fmtRate(best.rate)} req/s passed a ${best.summary.duration} s step but was not confirmed${failed}.`
+        `${rate(best.rate)} req/s passed a ${best.summary.duration} s step but was not confirmed${failed}.`
     case 'max-steps':
       return `Stopped after ${out.steps} steps (maxSteps) without converging: ` +
-        (best ? `${fmtRate(best.rate)} req/s passed${best.confirmed ? '' : ' (not confirmed)'}` : 'no rate passed') +
+        (best ? `${rate(best.rate)} req/s passed${best.confirmed ? '' : ' (not confirmed)'}` : 'no rate passed') +
         `${failed}.`
   }
   return ''
