@@ -2,10 +2,12 @@
 
 // addEncoded() reads encoded histograms straight into a target: the same
 // counts, total, min and max as the library's decode followed by add().
+// encode() writes what the library's encoder writes, byte for byte, and
+// pack() the same counts uncompressed, which addEncoded() reads too.
 
 const t = require('tap')
-const { createLatencyHistogram, encode, decode, addEncoded } = require('../lib/results/histogram')
-const { decodeFromCompressedBase64 } = require('hdr-histogram-js/dist/encoding')
+const { createLatencyHistogram, createCountHistogram, encode, pack, decode, addEncoded } = require('../lib/results/histogram')
+const { decodeFromCompressedBase64, encodeIntoCompressedBase64 } = require('hdr-histogram-js/dist/encoding')
 const Int32Histogram = require('hdr-histogram-js/dist/Int32Histogram').default
 
 function sameHistogram (t, a, b, label) {
@@ -57,4 +59,28 @@ t.test('an encoding of another layout goes the library\'s way', async (t) => {
   viaLibrary.add(decodeFromCompressedBase64(encode(other), 32, false))
   sameHistogram(t, target, viaLibrary, 'two significant digits')
   t.equal(addEncoded(createLatencyHistogram(), encode(other), { fallback: false }), false)
+})
+
+t.test('encode() is the library\'s encoding, byte for byte; pack() holds the same counts', async (t) => {
+  let seed = 11
+  const rand = () => { seed = (seed * 1103515245 + 12345) >>> 0; return seed / 4294967296 }
+  for (let trial = 0; trial < 30; trial++) {
+    const latency = trial % 2 === 0
+    const h = latency ? createLatencyHistogram() : createCountHistogram()
+    const n = trial < 2 ? 0 : Math.floor(rand() * 4000)
+    // Wide spreads give long runs of empty buckets and multi-byte varints;
+    // the count histogram gets counts past 2^32 (9-byte varints).
+    for (let i = 0; i < n; i++) h.recordValue(Math.floor(rand() ** 4 * (trial % 3 === 0 ? 5e9 : 2e5)))
+    if (!latency && n > 0) h.recordValueWithCount(777, 2 ** 45)
+    t.equal(encode(h), encodeIntoCompressedBase64(h), `trial ${trial}: same bytes`)
+    t.equal(encode(pack(h)), encode(h), `trial ${trial}: packed, then encoded`)
+    if (latency) sameHistogram(t, decode(pack(h)), decode(encode(h)), `trial ${trial}: packed`)
+  }
+  // Packed counts cross threads as a plain Uint8Array (structured clone).
+  const h = createLatencyHistogram()
+  for (let i = 1; i < 500; i++) h.recordValue(i * 37)
+  const cloned = structuredClone(new Uint8Array(pack(h)))
+  const target = createLatencyHistogram()
+  t.ok(addEncoded(target, cloned))
+  sameHistogram(t, target, h, 'through structuredClone')
 })

@@ -147,7 +147,7 @@ t.test('latencyUncorrected: only under a rate, and not with -C', async (t) => {
   }
 })
 
-t.test('per-second series: [end, responses, bytes, errors, latency, p50, p99] per sample', async (t) => {
+t.test('per-second series: [end, responses, bytes, errors, latency, p50, p99, loop delay p99] per sample', async (t) => {
   const r = new Recorder()
   r.response(200, 10, 100)
   r.response(200, 10, 3000)
@@ -155,13 +155,17 @@ t.test('per-second series: [end, responses, bytes, errors, latency, p50, p99] pe
   r.sample(1000)
   r.sample(2000) // an idle second is a sample of 0
   r.response(404, 5, 250)
+  r.loopDelay(0)
+  r.loopDelay(4000)
   r.sample(3000)
   r.response(200, 7, 100)
   r.flushPartial() // the partial last interval: totals only
   t.same(r.series.map((s) => s.slice(0, 4)), [[1000, 2, 20, 2], [2000, 0, 0, 0], [3000, 1, 5, 0]])
   t.same(r.series.map((s) => buckets(decode(s[4]))), [[[100, 1], [3000, 1]], [], [[250, 1]]],
     'each interval has its own latency histogram')
-  t.same(r.series.map((s) => s.slice(5)), [[100, 3001], [0, 0], [250, 250]], 'p50 and p99 of each interval (µs, bucket edges)')
+  t.same(r.series.map((s) => s.slice(5, 7)), [[100, 3001], [0, 0], [250, 250]], 'p50 and p99 of each interval (µs, bucket edges)')
+  t.same(r.series.map((s) => s[7]), [0, 0, 4001], 'the event loop\'s delay p99 of each interval (µs, bucket edge)')
+  t.equal(r.loopDelays.totalCount, 2, 'and of the run')
   t.equal(r.intervalLatency.totalCount, 0, 'the partial interval is dropped from the series')
   t.equal(r.totalCompleted, 4)
   t.equal(r.totalBytes, 32)
@@ -197,8 +201,8 @@ t.test('snapshot shape', async (t) => {
   const finish = 1e12 + 1234.4
   const snap = r.snapshot({ start, finish, inFlight: 1, targetRate: 50 })
   t.same(Object.keys(snap).sort(), [
-    '1xx', '2xx', '3xx', '4xx', '5xx', 'duration', 'errorCodes', 'errors', 'errorsByCause', 'finish', 'inFlight', 'late', 'latencies',
-    'latenciesUncorrected', 'lateness', 'mismatches', 'non2xx', 'resets', 'samples', 'series', 'start',
+    '1xx', '2xx', '3xx', '4xx', '5xx', 'busy', 'duration', 'errorCodes', 'errors', 'errorsByCause', 'finish', 'inFlight', 'late', 'latencies',
+    'latenciesUncorrected', 'lateness', 'loopDelay', 'mismatches', 'non2xx', 'resets', 'samples', 'series', 'start',
     'statusCodeStats', 'targetRate', 'timeouts', 'totalBytes', 'totalCompletedRequests', 'totalRequests'
   ].sort())
   t.equal(snap.latencies, r.latency, 'in-process: the histogram itself')
@@ -231,7 +235,7 @@ t.test('snapshot shape', async (t) => {
   t.ok(snap.start instanceof Date && snap.start.getTime() === start)
   t.ok(snap.finish instanceof Date && snap.finish.getTime() === 1e12 + 1234, 'a Date keeps whole ms')
 
-  const enc = r.snapshot({ start, finish, encoded: true })
+  const enc = r.snapshot({ start, finish, form: 'encoded' })
   for (const key of ['latencies', 'latenciesUncorrected', 'lateness']) {
     t.type(enc[key], 'string', `${key} encoded`)
     t.match(enc[key], /^[A-Za-z0-9+/]+=*$/, `${key} is base64`)

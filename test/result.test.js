@@ -32,7 +32,7 @@ function runSnapshot ({ start = T0, responses, lateness = [], late = 0, sent, in
   r.sent = sent === undefined ? n + inFlight : sent
   r.errors = errors
   const finish = start + responses.length * sampleInt + extraMs
-  return r.snapshot({ start, finish, inFlight, targetRate, encoded })
+  return r.snapshot({ start, finish, inFlight, targetRate, form: encoded ? 'encoded' : 'histogram' })
 }
 
 function seconds (counts, status = 200, bytes = 100, latency = (i) => 100 + i * 37) {

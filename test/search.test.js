@@ -169,7 +169,7 @@ t.test('search: generator-bound', async (t) => {
     const G = 1200
     const server = capacityServer(3000)
     const gen = (step) => step.rate > G
-      ? makeResult({ target: step.rate, duration: step.duration, achieved: G, generator: { cpu: 0.97, loopDelayP99: 80 } })
+      ? makeResult({ target: step.rate, duration: step.duration, achieved: G, generator: { cpu: 0.97, loopDelay: { p50: 0, p99: 80, max: 80 } } })
       : server(step)
     const out = drive(createSearch({ ceiling: 2000, slos: SLO, connections: 100 }), gen)
     t.equal(out.status, 'generator-bound')
@@ -184,7 +184,7 @@ t.test('search: generator-bound', async (t) => {
     const C = 1500
     const server = capacityServer(C)
     const gen = (step) => step.rate > 1900
-      ? makeResult({ target: step.rate, duration: step.duration, achieved: 1900, generator: { cpu: 0.97, loopDelayP99: 80 } })
+      ? makeResult({ target: step.rate, duration: step.duration, achieved: 1900, generator: { cpu: 0.97, loopDelay: { p50: 0, p99: 80, max: 80 } } })
       : server(step)
     const out = drive(createSearch({ ceiling: 2000, slos: SLO }), gen)
     t.equal(out.status, 'found')
@@ -194,7 +194,7 @@ t.test('search: generator-bound', async (t) => {
 
   t.test('saturated at the low rate: nothing measured', async (t) => {
     const out = drive(createSearch({ ceiling: 2000, slos: SLO }), (step) =>
-      makeResult({ target: step.rate, duration: step.duration, tailMs: 900, generator: { cpu: 1, loopDelayP99: 300 } }))
+      makeResult({ target: step.rate, duration: step.duration, tailMs: 900, generator: { cpu: 1, loopDelay: { p50: 0, p99: 300, max: 300 } } }))
     t.equal(out.status, 'generator-bound')
     t.equal(out.steps, 1)
     t.equal(out.best, null)

@@ -117,7 +117,7 @@ t.test('a conclusive failure wins over an inconclusive tail', async (t) => {
 })
 
 t.test('generator-bound: a latency miss while our CPU is saturated', async (t) => {
-  const result = makeResult({ target: 20000, tailMs: 400, serviceMs: 2, generator: { cpu: 0.95, loopDelayP99: 30 } })
+  const result = makeResult({ target: 20000, tailMs: 400, serviceMs: 2, generator: { cpu: 0.95, loopDelay: { p50: 0, p99: 30, max: 30 } } })
   const j = judgeStep(result, { target: 20000, slos: SLO })
   t.equal(j.verdict, 'generator-bound')
   t.match(j.reasons[0], /^generator saturated: CPU 95% of its threads$/)
@@ -125,28 +125,28 @@ t.test('generator-bound: a latency miss while our CPU is saturated', async (t) =
 })
 
 t.test('generator-bound: an achieved-rate miss while our CPU is saturated', async (t) => {
-  const result = makeResult({ target: 20000, achieved: 15000, generator: { cpu: 0.92, loopDelayP99: 10 } })
+  const result = makeResult({ target: 20000, achieved: 15000, generator: { cpu: 0.92, loopDelay: { p50: 0, p99: 10, max: 10 } } })
   t.equal(judgeStep(result, { target: 20000, slos: SLO }).verdict, 'generator-bound')
 })
 
 t.test('generator-bound: a late event loop while service time stays low', async (t) => {
-  const late = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 3, generator: { cpu: 0.6, loopDelayP99: 120 } })
+  const late = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 3, generator: { cpu: 0.6, loopDelay: { p50: 0, p99: 120, max: 120 } } })
   const j = judgeStep(late, { target: 5000, slos: SLO })
   t.equal(j.verdict, 'generator-bound')
   t.match(j.reasons[0], /event-loop delay p99 120 ms while service time p50 is 3 ms of 80 ms/)
   // The same delay with the server's own service time high: the server
   // queued the requests after they left; it is the server's failure.
-  const slowServer = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 70, generator: { cpu: 0.6, loopDelayP99: 120 } })
+  const slowServer = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 70, generator: { cpu: 0.6, loopDelay: { p50: 0, p99: 120, max: 120 } } })
   t.equal(judgeStep(slowServer, { target: 5000, slos: SLO }).verdict, 'fail')
-  const calm = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 3, generator: { cpu: 0.6, loopDelayP99: 40 } })
+  const calm = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 3, generator: { cpu: 0.6, loopDelay: { p50: 0, p99: 40, max: 40 } } })
   t.equal(judgeStep(calm, { target: 5000, slos: SLO }).verdict, 'fail', 'a loop delay under 50 ms is not saturation')
   t.equal(judgeStep(calm, { target: 5000, slos: SLO, maxLoopDelay: 30 }).verdict, 'generator-bound', 'the limit is an option')
 })
 
 t.test('not generator-bound: errors alone, or a pass, or no generator figures', async (t) => {
-  const errorsOnly = makeResult({ target: 1000, achieved: 980, errors: 100, generator: { cpu: 0.99, loopDelayP99: 5 } })
+  const errorsOnly = makeResult({ target: 1000, achieved: 980, errors: 100, generator: { cpu: 0.99, loopDelay: { p50: 0, p99: 5, max: 5 } } })
   t.equal(judgeStep(errorsOnly, { target: 1000, slos: SLO }).verdict, 'fail')
-  const busyButFine = makeResult({ target: 1000, generator: { cpu: 0.97, loopDelayP99: 5 } })
+  const busyButFine = makeResult({ target: 1000, generator: { cpu: 0.97, loopDelay: { p50: 0, p99: 5, max: 5 } } })
   t.equal(judgeStep(busyButFine, { target: 1000, slos: SLO }).verdict, 'pass')
   const unknown = makeResult({ target: 1000, tailMs: 400, generator: undefined })
   delete unknown.generator

@@ -510,6 +510,7 @@ declare namespace autocannon {
     | 'AC_SHARD_MISSING'
     | 'AC_SHARD_DUPLICATE'
     | 'AC_SHARD_MISMATCH'
+    | 'AC_GENERATOR_DISTORTED'
     | 'AC_KUBE_LOCAL_FILES'
 
   /** Rate plan figures, under `connectionRate` or `overallRate`. */
@@ -522,6 +523,18 @@ declare namespace autocannon {
     late: number
     /** How far behind the plan those requests left, in milliseconds. */
     lateness: Histogram | undefined
+  }
+
+  /** The load generator's own health over the run (README: Generator health). */
+  export interface GeneratorHealth {
+    /** How late the sending threads' event loops ran a 10 ms timer, in ms (all threads' samples); null in a result merged from ones that lack it. */
+    loopDelay: { p50: number, p99: number, max: number } | null
+    /** The busiest sending thread's busy share (event-loop utilisation), 0 to 1. */
+    cpu: number
+    /** Requests that left more than 5 ms after their planned time. */
+    late: number
+    /** How late requests left against the plan, in ms; null without a rate. */
+    lateness: { p99: number, max: number } | null
   }
 
   /** One `thresholds` expression, checked on the result. */
@@ -593,6 +606,8 @@ declare namespace autocannon {
     throughput: ThroughputHistogram
     /** Under a rate: the plan and how well it was kept. */
     rate?: RateResult
+    /** The generator's own health: what tells its pauses from the server's. */
+    generator: GeneratorHealth
     /**
      * The histograms themselves, as compressed base64 HdrHistograms, so a
      * saved result can be rendered or merged again (results saved by older
@@ -603,6 +618,8 @@ declare namespace autocannon {
       latencyUncorrected?: string
       /** Under a rate: how late requests left against the plan (µs). */
       lateness?: string
+      /** The generator's event-loop delay (µs). */
+      loopDelay?: string
       requests: string
       throughput: string
     }
@@ -619,6 +636,8 @@ declare namespace autocannon {
       errors: number[]
       latencyP50: number[]
       latencyP99: number[]
+      /** The generator's event-loop delay p99 in each interval (ms; the slowest thread's). */
+      loopDelayP99: number[]
       /** Each interval's latency histogram, compressed base64. */
       latency: string[]
     }
@@ -671,6 +690,10 @@ declare namespace autocannon {
     targetRate: number
     late: number
     lateness?: string
+    /** The sending thread's event-loop delay (µs), compressed base64. */
+    loopDelay: string
+    /** The share of the run the sending thread was busy, 0 to 1. */
+    busy: number
     '1xx': number
     '2xx': number
     '3xx': number

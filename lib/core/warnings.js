@@ -22,6 +22,7 @@ const WARNINGS = {
   AC_SHARD_MISSING: 'merge: no result for a shard index of the run (the line names it); the merged numbers lack its load.',
   AC_SHARD_DUPLICATE: 'merge: two results for one shard index (a restarted shard, or a file given twice); only the first is merged.',
   AC_SHARD_MISMATCH: 'merge: the results disagree on the shard count or the start time, so they may come from different runs.',
+  AC_GENERATOR_DISTORTED: 'Under a rate, the generator\'s event loop ran over 1 ms late at p99, or over 0.1% of requests left more than 5 ms after their planned time: part of the latency may be the generator\'s, not the server\'s (printed after the tables).',
   AC_KUBE_LOCAL_FILES: 'kube: a run flag names a file (-i, -F, --har, --cert, --key, --ca), which each pod reads from its own file system.'
 }
 

@@ -30,13 +30,16 @@ function time (value) {
 // A saved result → what recorder.snapshot() gives, histograms encoded.
 function rawOf (result) {
   const s = result.series
-  const series = s.time.map((end, i) => [end, s.requests[i], s.bytes[i], s.errors ? s.errors[i] : 0, s.latency && s.latency[i] ? s.latency[i] : null])
+  const series = s.time.map((end, i) => [end, s.requests[i], s.bytes[i], s.errors ? s.errors[i] : 0, s.latency && s.latency[i] ? s.latency[i] : null,
+    0, 0, s.loopDelayP99 ? Math.round(s.loopDelayP99[i] * 1000) : 0])
   const h = result.histograms
   const rate = result.rate || {}
   return {
     latencies: h.latency,
     latenciesUncorrected: h.latencyUncorrected || undefined,
     lateness: h.lateness || undefined,
+    loopDelay: h.loopDelay || undefined,
+    busy: result.generator ? result.generator.cpu : 0,
     series,
     totalCompletedRequests: result.requests.total,
     totalRequests: result.requests.sent !== undefined ? result.requests.sent : result.requests.total + (result.errors || 0),

@@ -6,7 +6,7 @@
 // scheduler planned() for each request it grants. snapshot() turns the
 // counts into the mergeable raw result that result.js aggregates.
 
-const { createLatencyHistogram, encode } = require('../results/histogram')
+const { createLatencyHistogram, encode, pack } = require('../results/histogram')
 const { noErrorsByCause } = require('../core/errors')
 
 const MAX_STATUS = 1000
@@ -42,8 +42,13 @@ class Recorder {
     // Requests that started late against the rate plan, and by how much.
     this.late = 0
     this.lateness = null
+    // How late this thread's event loop ran its timers (loop-monitor.js),
+    // over the run and in the current interval.
+    this.loopDelays = createLatencyHistogram()
+    this.intervalLoopDelay = createLatencyHistogram()
     // One entry per sample interval: [end (epoch ms), responses, bytes,
-    // errors, latency histogram (encoded), p50 (µs), p99 (µs)].
+    // errors, latency histogram (packed, encoded when the snapshot leaves
+    // the thread), p50 (µs), p99 (µs), event-loop delay p99 (µs)].
     this.series = []
   }
 
@@ -75,6 +80,11 @@ class Recorder {
   planned (lateByMs, late) {
     this.lateness.recordValue(Math.round(lateByMs * 1000))
     if (late) this.late++
+  }
+
+  loopDelay (us) {
+    this.loopDelays.recordValue(us)
+    this.intervalLoopDelay.recordValue(us)
   }
 
   response (status, bytes, latencyUs) {
@@ -113,8 +123,10 @@ class Recorder {
   sample (epochMs) {
     const h = this.intervalLatency
     const empty = h.totalCount === 0
-    this.series.push([epochMs, this.counter, this.bytes, this.intervalErrors, encode(h),
-      empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99)])
+    const loop = this.intervalLoopDelay
+    this.series.push([epochMs, this.counter, this.bytes, this.intervalErrors, pack(h),
+      empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99),
+      loop.totalCount === 0 ? 0 : loop.getValueAtPercentile(99)])
     this.flushPartial()
   }
 
@@ -127,6 +139,7 @@ class Recorder {
     this.bytes = 0
     this.intervalErrors = 0
     this.intervalLatency.reset()
+    this.intervalLoopDelay.reset()
   }
 
   // The counts since the last cut as an encoded snapshot, then a fresh
@@ -135,10 +148,11 @@ class Recorder {
   // one step and answered in the next.
   cut (window) {
     this.flushPartial()
-    const snapshot = this.snapshot({ ...window, encoded: true })
+    const snapshot = this.snapshot({ ...window, form: 'packed' })
     this.latency.reset()
     if (this.latencyUncorrected) this.latencyUncorrected.reset()
     if (this.lateness) this.lateness.reset()
+    this.loopDelays.reset()
     this.statusCounts.fill(0)
     this.totalCompleted = 0
     this.totalBytes = 0
@@ -175,16 +189,19 @@ class Recorder {
   }
 
   // The raw, mergeable form of a run: what workers send to the main thread
-  // and what skipAggregateResult returns.
-  // Histograms are encoded (compressed base64) when the snapshot leaves the
-  // thread or the process; in-process they are handed over as they are.
-  snapshot ({ start, finish, inFlight = 0, targetRate = 0, encoded = false }) {
+  // and what skipAggregateResult returns. `form` is how its histograms go:
+  // 'histogram', handed over as they are (in-process, at the end);
+  // 'packed', copied as bytes, cheap enough while requests are due (a cut
+  // between steps of a search); 'encoded', compressed base64, once the run
+  // is over, for what leaves the thread or the process.
+  // `busy`: the share of the window the thread's event loop was busy.
+  snapshot ({ start, finish, inFlight = 0, targetRate = 0, busy = 0, form = 'histogram' }) {
     const { stats, classes } = this.statusCodeStats()
-    const out = encoded ? encode : (h) => h
+    const out = form === 'encoded' ? encode : form === 'packed' ? pack : (h) => h
     return {
       latencies: out(this.latency),
       latenciesUncorrected: this.latencyUncorrected ? out(this.latencyUncorrected) : undefined,
-      series: this.series.slice(),
+      series: form === 'encoded' ? this.series.map(encodeEntry) : this.series.slice(),
       totalCompletedRequests: this.totalCompleted,
       totalRequests: this.sent,
       totalBytes: this.totalBytes,
@@ -200,6 +217,8 @@ class Recorder {
       targetRate,
       late: this.late,
       lateness: this.lateness ? out(this.lateness) : undefined,
+      loopDelay: out(this.loopDelays),
+      busy,
       '1xx': classes[0],
       '2xx': classes[1],
       '3xx': classes[2],
@@ -211,6 +230,12 @@ class Recorder {
       finish: new Date(finish)
     }
   }
+}
+
+function encodeEntry (entry) {
+  const copy = entry.slice()
+  copy[4] = encode(entry[4])
+  return copy
 }
 
 module.exports = { Recorder }

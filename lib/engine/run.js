@@ -19,6 +19,7 @@
 const { performance } = require('perf_hooks')
 const { Client } = require('../http1/client')
 const { Recorder } = require('./recorder')
+const { LoopMonitor } = require('./loop-monitor')
 const { transportFor } = require('../transport/transport')
 const { createScheduler } = require('./scheduler')
 const { codeOf } = require('../core/errors')
@@ -42,6 +43,7 @@ class Run {
       trackUncorrected: this.correctLatency
     })
     this.scheduler = rated ? createScheduler(config) : null
+    this.loopMonitor = new LoopMonitor(this.recorder)
     this.transports = new Map(config.urls.map((target) => [target, transportFor(target, config)]))
     this.requestsByOrigin = requestsByOrigin || null
     this.baseHeaders = baseHeaders || config.headers
@@ -144,6 +146,7 @@ class Run {
       this.timers.push(setTimeout(() => this.finish(), Math.max(0, this.startedAt + config.duration * 1000 - now)))
     }
     if (this.scheduler) this.scheduler.start(this.recorder)
+    this.loopMonitor.start()
     this.openClients(0)
   }
 
@@ -364,7 +367,8 @@ class Run {
       start: this.epochAt(this.cutAt || this.beganAt),
       finish: this.epochAt(now),
       inFlight,
-      targetRate: this.scheduler ? this.scheduler.targetRate : 0
+      targetRate: this.scheduler ? this.scheduler.targetRate : 0,
+      busy: this.loopMonitor.busy()
     })
     this.cutAt = now
     return raw
@@ -391,6 +395,7 @@ class Run {
     clearTimeout(this.sampleTimer)
     if (this.openTimer) clearImmediate(this.openTimer)
     if (this.scheduler) this.scheduler.stop()
+    this.loopMonitor.stop()
     let inFlight = 0
     for (const client of this.clients) {
       inFlight += client.inFlight
@@ -403,6 +408,7 @@ class Run {
     if (this.finished) return
     this.finished = true
     const now = performance.now()
+    const busy = this.loopMonitor.busy()
     const inFlight = this.halt()
     const recorder = this.recorder
     const sampleInt = this.config.sampleInt
@@ -429,7 +435,8 @@ class Run {
       finish: this.epochAt(now),
       inFlight,
       targetRate: this.scheduler ? this.scheduler.targetRate : 0,
-      encoded: this.encodeSnapshot
+      busy,
+      form: this.encodeSnapshot ? 'encoded' : 'histogram'
     })
     if (this.firstHookError) snapshot.hookError = String(this.firstHookError && this.firstHookError.message)
     this.onDone(snapshot)

@@ -13,12 +13,20 @@ const path = require('path')
 const { raise } = require('../core/errors')
 
 const json = (value) => JSON.stringify(value) + '\n'
+
+// One line after the tables when the generator's own pauses may be in
+// the latency (lib/results/generator-health.js), whatever else is asked.
+function healthLine (result) {
+  const why = require('../results/generator-health').distortion(result)
+  return why ? `${require('../core/warnings').warningLine({ code: 'AC_GENERATOR_DISTORTED', message: why })}\n` : ''
+}
 const html = (value) => require('./html/report').renderHtml([value])
 
 // option: the output is made when opts[option] is set (null: always).
 const OUTPUTS = {
   result: [
     { option: 'renderResultsTable', to: 'stderr', render: (result, opts) => require('./print-result')(result, opts) },
+    { option: null, to: 'stderr', render: healthLine },
     { option: 'json', to: 'stdout', render: json },
     { option: 'out', to: 'file', render: json },
     { option: 'html', to: 'file', render: html },

@@ -12,10 +12,11 @@
 // order: samples of runs that overlapped in time are summed (they were
 // load on the server at once), samples of runs that did not are kept apart.
 
-const { createCountHistogram, createLatencyHistogram, decode, encode, addEncoded, toStats } = require('./histogram')
+const { createCountHistogram, createLatencyHistogram, decode, encode, isPacked, addEncoded, toStats } = require('./histogram')
 const { noErrorsByCause, raise } = require('../core/errors')
 const { maskSecrets } = require('../core/redact')
 const { DEFAULTS } = require('../core/options')
+const { generatorHealth } = require('./generator-health')
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
   'mismatches', 'non2xx', 'resets', 'late', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
@@ -36,7 +37,7 @@ function mergeSeries (raws, sampleInt) {
   for (const r of raws) origin = Math.min(origin, time(r.start))
   const slots = new Map()
   for (const r of raws) {
-    for (const [end, requests, bytes, errors = 0, latency = null] of r.series || []) {
+    for (const [end, requests, bytes, errors = 0, latency = null, , , loopDelay = 0] of r.series || []) {
       const slot = Math.round((end - origin) / sampleInt)
       const acc = slots.get(slot)
       if (acc) {
@@ -45,8 +46,10 @@ function mergeSeries (raws, sampleInt) {
         acc.errors += errors
         acc.time = Math.min(acc.time, end)
         acc.parts.push(latency)
+        // The slowest thread's: a loop delay is one thread's, not a sum.
+        acc.loopDelay = Math.max(acc.loopDelay, loopDelay)
       } else {
-        slots.set(slot, { time: end, requests, bytes, errors, parts: [latency] })
+        slots.set(slot, { time: end, requests, bytes, errors, loopDelay, parts: [latency] })
       }
     }
   }
@@ -61,7 +64,7 @@ function mergeSeries (raws, sampleInt) {
 function addParts (parts) {
   const sum = createLatencyHistogram()
   for (const part of parts) {
-    if (typeof part === 'string' && part !== '') addEncoded(sum, part)
+    if ((typeof part === 'string' && part !== '') || isPacked(part)) addEncoded(sum, part)
     else if (part) sum.add(part)
   }
   return sum
@@ -70,7 +73,7 @@ function addParts (parts) {
 // The per-interval series of the result: what a report plots and a merge
 // sums, with each interval's latency histogram for merging across machines.
 function seriesOf (slots, sampleInt) {
-  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], latency: [] }
+  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], loopDelayP99: [], latency: [] }
   for (const slot of slots) {
     const h = slot.latency ? decode(slot.latency) : null
     const at = (p) => h && h.totalCount ? Math.round(h.getValueAtPercentile(p)) / 1000 : 0
@@ -80,6 +83,7 @@ function seriesOf (slots, sampleInt) {
     series.errors.push(slot.errors)
     series.latencyP50.push(at(50))
     series.latencyP99.push(at(99))
+    series.loopDelayP99.push(Math.round(slot.loopDelay) / 1000)
     series.latency.push(!slot.latency ? '' : typeof slot.latency === 'string' ? slot.latency : encode(slot.latency))
   }
   return series
@@ -92,7 +96,7 @@ function mergeHistograms (raws, field) {
   for (const r of raws) {
     if (!r[field]) continue
     if (merged === null) merged = createLatencyHistogram()
-    if (typeof r[field] === 'string') addEncoded(merged, r[field])
+    if (typeof r[field] === 'string' || isPacked(r[field])) addEncoded(merged, r[field])
     else merged.add(r[field])
   }
   return merged
@@ -199,6 +203,8 @@ function aggregateResult (results, opts = {}) {
       lateness: lateness ? toStats(lateness, LATENCY_STATS) : undefined
     }
   }
+  const loopDelay = mergeHistograms(raws, 'loopDelay')
+  result.generator = generatorHealth(raws, loopDelay && toStats(loopDelay, LATENCY_STATS), totals.late, result.rate && result.rate.lateness)
   // Added last, after every field autocannon's result has.
   // What a saved result needs to be drawn, compared or merged again:
   // histograms travel encoded (lossless), as between workers.
@@ -206,6 +212,7 @@ function aggregateResult (results, opts = {}) {
     latency: encode(latencyHist),
     latencyUncorrected: uncorrected ? encode(uncorrected) : undefined,
     lateness: lateness ? encode(lateness) : undefined,
+    loopDelay: loopDelay ? encode(loopDelay) : undefined,
     requests: encode(requestsHist),
     throughput: encode(throughputHist)
   }

@@ -4,10 +4,13 @@
 // `p99 < 200ms`, `errors < 1%`, `rps > 5000`. The same grammar states the
 // SLOs of a capacity search, so both parse here and judge here.
 //
-//   term     := latency | count | rate
+//   term     := latency | count | rate | generator
 //   latency  := p<N> | p(<N>) | avg | mean | min | max | stddev   (ms, us, µs or s; ms if none)
 //   count    := errors | non2xx | timeouts                          (a number, or N% of requests)
 //   rate     := rps (req/s) | throughput (bytes/s: B, kB, MB, GB, KiB, MiB, GiB)
+//   generator := generator.late (a number, or N% of requests sent)
+//              | generator.loopDelay.p50|p99|max (ms, us, µs or s)
+//              | generator.cpu (a fraction, or N%)
 //   operator := < | <= | > | >= | == | !=
 
 const { decode } = require('./histogram')
@@ -29,7 +32,8 @@ const COUNTS = ['errors', 'non2xx', 'timeouts']
 
 const GRAMMAR = /^\s*([a-z0-9_.()]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*([a-zµ%]*(?:\/s)?)\s*$/i
 
-const HINT = 'e.g. "p99 < 200ms", "errors < 1%", "rps > 5000" (terms: pN, avg, min, max, stddev, errors, non2xx, timeouts, rps, throughput)'
+const HINT = 'e.g. "p99 < 200ms", "errors < 1%", "rps > 5000" (terms: pN, avg, min, max, stddev, errors, non2xx, timeouts, rps, throughput, generator.late, generator.loopDelay.p99, generator.cpu)'
+const LOOP_DELAY_STATS = ['p50', 'p99', 'max']
 
 class ThresholdSyntaxError extends Error {
   constructor (expression, why) {
@@ -51,6 +55,7 @@ function parseThreshold (expression) {
   const unit = rawUnit.replace(/\/s$/i, '')
   const base = { expression: expression.trim(), operator }
 
+  if (name.startsWith('generator.')) return parseGenerator(expression, name, value, unit, rawUnit, base)
   const percentile = /^p(?:\((\d+(?:\.\d+)?)\)|(\d+(?:[._]\d+)?))$/.exec(name)
   if (percentile || STAT_KEYS[name]) {
     const scale = unit === '' ? 1 : LATENCY_UNITS[unit.toLowerCase() === 'µs' ? 'µs' : unit.toLowerCase()]
@@ -79,6 +84,38 @@ function parseThreshold (expression) {
   throw new ThresholdSyntaxError(expression, `unknown term "${term}"`)
 }
 
+// The generator's own health (result.generator): held like any other
+// term, so that a CI job can refuse a run whose generator was the limit.
+function parseGenerator (expression, name, value, unit, rawUnit, base) {
+  if (name === 'generator.late') {
+    if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `generator.late is a count or a percentage, not "${rawUnit}"`)
+    return { ...base, kind: 'generator', metric: 'generator.late', limit: value, unit: unit === '%' ? '%' : '' }
+  }
+  if (name === 'generator.cpu') {
+    if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `generator.cpu is a fraction or a percentage, not "${rawUnit}"`)
+    return { ...base, kind: 'generator', metric: 'generator.cpu', limit: unit === '%' ? value / 100 : value, unit: '' }
+  }
+  const stat = /^generator\.loopdelay\.(\w+)$/.exec(name)
+  if (stat && LOOP_DELAY_STATS.includes(stat[1])) {
+    const scale = unit === '' ? 1 : LATENCY_UNITS[unit.toLowerCase() === 'µs' ? 'µs' : unit.toLowerCase()]
+    if (scale === undefined) throw new ThresholdSyntaxError(expression, `"${rawUnit}" is not a latency unit (ms, us, s)`)
+    return { ...base, kind: 'generator', metric: `generator.loopDelay.${stat[1]}`, stat: stat[1], limit: value * scale, unit: 'ms' }
+  }
+  throw new ThresholdSyntaxError(expression, `unknown term "${name}" (generator terms: generator.late, generator.loopDelay.p50, .p99, .max, generator.cpu)`)
+}
+
+function measureGenerator (threshold, result) {
+  const g = result.generator
+  if (!g) throw new Error(`${threshold.expression}: this result has no generator health (it was saved by an older autocannon)`)
+  if (threshold.metric === 'generator.cpu') return g.cpu
+  if (threshold.metric === 'generator.late') {
+    if (threshold.unit !== '%') return g.late
+    const sent = result.requests.sent || 0
+    return sent === 0 ? 0 : round(g.late / sent * 100, 4)
+  }
+  return g.loopDelay ? g.loopDelay[threshold.stat] : 0
+}
+
 // The measured value a parsed threshold is held to, in its unit.
 function measure (threshold, result, latencyHistogram) {
   const duration = result.duration > 0 ? result.duration : 0
@@ -100,6 +137,8 @@ function measure (threshold, result, latencyHistogram) {
       const total = result.requests.total + (threshold.metric === 'non2xx' ? 0 : result.errors)
       return total === 0 ? 0 : round(count / total * 100, 4)
     }
+    case 'generator':
+      return measureGenerator(threshold, result)
     default:
       if (threshold.metric === 'rps') {
         if (result.rate) return result.rate.achieved

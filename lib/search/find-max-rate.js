@@ -126,13 +126,12 @@ async function searchOne (instance, options, connections) {
       done.then(resolve, reject)
     })
     const config = run.opts
-    const stepped = new SteppedRun(session, run.run, { threads: config.workers || 1, drainMs: Math.min(DRAIN_MAX_MS, config.timeout * 1000) })
+    const stepped = new SteppedRun(session, run.run, { drainMs: Math.min(DRAIN_MAX_MS, config.timeout * 1000) })
     try {
       while (step && !session.stopped) {
         const window = await stepped.step(step)
         if (window === null) break
         const measured = aggregateResult(window.raws, { ...config, overallRate: step.rate, thresholds: undefined })
-        measured.generator = window.generator
         const judgement = search.judge(step, measured)
         search.record(step, judgement)
         const entry = { connections, kind: step.kind, target: step.rate, ...judgement, result: measured }
@@ -141,7 +140,6 @@ async function searchOne (instance, options, connections) {
         step = search.next()
       }
     } finally {
-      stepped.close()
       run.stop()
       await done.catch(() => {})
     }

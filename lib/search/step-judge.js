@@ -116,7 +116,7 @@ function latencyOf (result, key) {
  * Judges one step's result against its target rate and the SLOs.
  *
  * @param {object} result an autocannon result for the step (see lib/results/result.js),
- *   plus `generator: { cpu, loopDelayP99 }` measured by the engine.
+ *   with its `generator: { cpu, loopDelay: { p99 } }` as the run measured it.
  * @param {object} opts
  * @param {number} [opts.target] the step's planned rate (req/s); result.rate.target if absent
  * @param {Array<string|object>} [opts.slos] SLO expressions or parseThreshold() objects
@@ -264,14 +264,15 @@ function saturation (result, { maxGeneratorCpu, maxLoopDelay }) {
   if (typeof g.cpu === 'number' && g.cpu >= maxGeneratorCpu) {
     return `generator saturated: CPU ${percent(g.cpu)} of its threads`
   }
-  if (typeof g.loopDelayP99 === 'number' && g.loopDelayP99 > maxLoopDelay) {
+  const loopDelayP99 = g.loopDelay ? g.loopDelay.p99 : null
+  if (typeof loopDelayP99 === 'number' && loopDelayP99 > maxLoopDelay) {
     const service = result.latencyUncorrected ? result.latencyUncorrected.p50 : null
     const corrected = latencyOf(result, 'p50')
     if (service === null || corrected === null) {
-      return `generator saturated: event-loop delay p99 ${msBrief(g.loopDelayP99)} ms`
+      return `generator saturated: event-loop delay p99 ${msBrief(loopDelayP99)} ms`
     }
     if (service < corrected / 2) {
-      return `generator saturated: event-loop delay p99 ${msBrief(g.loopDelayP99)} ms ` +
+      return `generator saturated: event-loop delay p99 ${msBrief(loopDelayP99)} ms ` +
         `while service time p50 is ${msBrief(service)} ms of ${msBrief(corrected)} ms`
     }
   }

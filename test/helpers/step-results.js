@@ -13,7 +13,7 @@ const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 // p99 is `tailMs` when tailShare >= 1%), the rest at `baseMs`.
 function makeResult ({
   target, duration = 5, achieved = target, baseMs = 2, tailMs = 20, tailShare = 0.02,
-  errors = 0, fiveXx = 0, serviceMs = null, generator = { cpu: 0.3, loopDelayP99: 2 }
+  errors = 0, fiveXx = 0, serviceMs = null, generator = { cpu: 0.3, loopDelay: { p50: 0, p99: 2, max: 2 } }
 }) {
   const n = Math.round(achieved * duration)
   const tail = Math.min(n, Math.ceil(n * tailShare))

@@ -166,6 +166,13 @@ if (result.rate) {
   expectType<number>(result.rate.target + result.rate.achieved + result.rate.late)
   expectType<autocannon.Histogram | undefined>(result.rate.lateness)
 }
+{
+  const g: autocannon.GeneratorHealth = result.generator
+  expectType<number>(g.cpu + g.late)
+  if (g.loopDelay) expectType<number>(g.loopDelay.p50 + g.loopDelay.p99 + g.loopDelay.max)
+  if (g.lateness) expectType<number>(g.lateness.p99 + g.lateness.max)
+  if (result.series) expectType<number[]>(result.series.loopDelayP99)
+}
 if (result.histograms) {
   expectType<string>(result.histograms.latency)
   expectType<string | undefined>(result.histograms.latencyUncorrected)

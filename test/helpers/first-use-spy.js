@@ -1,0 +1,45 @@
+'use strict'
+
+// Preloaded into a CLI process and its worker threads (NODE_OPTIONS
+// --require): records, with epoch-ms times, every module a thread loads
+// for the first time and every compression call (what encoding a
+// histogram costs), and appends them to FIRST_USE_LOG when the thread
+// exits, one JSON line per thread. A test holds them to the server's
+// arrivals: nothing loaded or compressed between the first request and
+// the last.
+
+const Module = require('module')
+const fs = require('fs')
+const zlib = require('zlib')
+const { performance } = require('perf_hooks')
+const { threadId } = require('worker_threads')
+
+const events = []
+const now = () => performance.timeOrigin + performance.now()
+
+const load = Module._load
+Module._load = function (request, parent, isMain) {
+  let file = request
+  try {
+    file = Module._resolveFilename(request, parent, isMain)
+  } catch {}
+  const fresh = !(file in require.cache) && !file.startsWith('node:') && !Module.isBuiltin(file)
+  const at = now()
+  const out = load.apply(this, arguments)
+  if (fresh) events.push({ what: 'load', name: file, at, ms: now() - at, threadId })
+  return out
+}
+
+for (const name of ['deflateSync', 'inflateSync', 'gzipSync', 'gunzipSync']) {
+  const original = zlib[name]
+  zlib[name] = function () {
+    const at = now()
+    const out = original.apply(this, arguments)
+    events.push({ what: name, at, ms: now() - at, threadId })
+    return out
+  }
+}
+
+process.on('exit', () => {
+  fs.appendFileSync(process.env.FIRST_USE_LOG, JSON.stringify(events) + '\n')
+})
