@@ -636,8 +636,8 @@ declare namespace autocannon {
       errors: number[]
       latencyP50: number[]
       latencyP99: number[]
-      /** The generator's event-loop delay p99 in each interval (ms; the slowest thread's). */
-      loopDelayP99: number[]
+      /** The generator's longest event-loop delay in each interval (ms; any thread's). */
+      loopDelayMax: number[]
       /** Each interval's latency histogram, compressed base64. */
       latency: string[]
     }
@@ -947,7 +947,7 @@ declare namespace autocannon {
     reasons: string[]
     values: { target: number, achieved: number, p50: number, p99: number, p999: number, errors: number, errorRatio: number, [key: string]: number }
     /** The step's own window, with its histograms and the generator's load. */
-    result: Result & { generator?: { cpu: number, loopDelayP99?: number } }
+    result: Result
   }
 
   /** The search at one connection count. */

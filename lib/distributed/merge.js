@@ -31,7 +31,7 @@ function time (value) {
 function rawOf (result) {
   const s = result.series
   const series = s.time.map((end, i) => [end, s.requests[i], s.bytes[i], s.errors ? s.errors[i] : 0, s.latency && s.latency[i] ? s.latency[i] : null,
-    0, 0, s.loopDelayP99 ? Math.round(s.loopDelayP99[i] * 1000) : 0])
+    0, 0, s.loopDelayMax ? Math.round(s.loopDelayMax[i] * 1000) : 0])
   const h = result.histograms
   const rate = result.rate || {}
   return {

@@ -48,7 +48,9 @@ class Recorder {
     this.intervalLoopDelay = createLatencyHistogram()
     // One entry per sample interval: [end (epoch ms), responses, bytes,
     // errors, latency histogram (packed, encoded when the snapshot leaves
-    // the thread), p50 (µs), p99 (µs), event-loop delay p99 (µs)].
+    // the thread), p50 (µs), p99 (µs), longest event-loop delay (µs)]. A
+    // pause is one sample of the loop monitor, so the interval's maximum
+    // is what shows it.
     this.series = []
   }
 
@@ -126,7 +128,7 @@ class Recorder {
     const loop = this.intervalLoopDelay
     this.series.push([epochMs, this.counter, this.bytes, this.intervalErrors, pack(h),
       empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99),
-      loop.totalCount === 0 ? 0 : loop.getValueAtPercentile(99)])
+      loop.totalCount === 0 ? 0 : loop.maxValue])
     this.flushPartial()
   }
 

@@ -73,7 +73,7 @@ function addParts (parts) {
 // The per-interval series of the result: what a report plots and a merge
 // sums, with each interval's latency histogram for merging across machines.
 function seriesOf (slots, sampleInt) {
-  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], loopDelayP99: [], latency: [] }
+  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], loopDelayMax: [], latency: [] }
   for (const slot of slots) {
     const h = slot.latency ? decode(slot.latency) : null
     const at = (p) => h && h.totalCount ? Math.round(h.getValueAtPercentile(p)) / 1000 : 0
@@ -83,7 +83,7 @@ function seriesOf (slots, sampleInt) {
     series.errors.push(slot.errors)
     series.latencyP50.push(at(50))
     series.latencyP99.push(at(99))
-    series.loopDelayP99.push(Math.round(slot.loopDelay) / 1000)
+    series.loopDelayMax.push(Math.round(slot.loopDelay) / 1000)
     series.latency.push(!slot.latency ? '' : typeof slot.latency === 'string' ? slot.latency : encode(slot.latency))
   }
   return series

@@ -3,9 +3,14 @@
 // A raw HTTP server in its own process that answers every request at once,
 // records arrival times, and on {stall: ms} freezes its whole event loop
 // for that long (nothing is read or written meanwhile), like a GC pause.
+// It measures its own event-loop delay from its first request on: its
+// pauses bunch arrivals as the generator's do.
 
 const net = require('net')
-const { performance } = require('perf_hooks')
+const { performance, monitorEventLoopDelay } = require('perf_hooks')
+
+const LOOP_RESOLUTION_MS = 10
+const loop = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS })
 
 const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
 const arrivals = []
@@ -27,6 +32,7 @@ const server = net.createServer((socket) => {
         matched = c === 13 ? 1 : 0
       }
     }
+    if (n && arrivals.length === 0) loop.enable()
     for (let k = 0; k < n; k++) arrivals.push(now)
     requests += n
     if (n) socket.write(n === 1 ? RESPONSE : Buffer.concat(new Array(n).fill(RESPONSE)))
@@ -42,7 +48,10 @@ process.on('message', (msg) => {
     }, msg.after || 0)
     process.send({ ok: true })
   } else if (msg.report) {
-    process.send({ requests, arrivals })
+    // Node's figure is the time between samples: the delay is what exceeds
+    // the resolution.
+    const loopDelayMax = loop.count ? Math.max(0, loop.max / 1e6 - LOOP_RESOLUTION_MS) : 0
+    process.send({ requests, arrivals, loopDelayMax })
   }
 })
 

@@ -171,7 +171,7 @@ if (result.rate) {
   expectType<number>(g.cpu + g.late)
   if (g.loopDelay) expectType<number>(g.loopDelay.p50 + g.loopDelay.p99 + g.loopDelay.max)
   if (g.lateness) expectType<number>(g.lateness.p99 + g.lateness.max)
-  if (result.series) expectType<number[]>(result.series.loopDelayP99)
+  if (result.series) expectType<number[]>(result.series.loopDelayMax)
 }
 if (result.histograms) {
   expectType<string>(result.histograms.latency)
