@@ -13,6 +13,7 @@
 //   npm run bench -- --only soak        -c 1000 for 5 minutes (bench/soak.js)
 //   npm run bench -- --only c100 --baseline DIR   beside another checkout (the cost of a change)
 //   npm run bench -- --only search      --findMaxRate against servers of known capacity (bench/search.js)
+//   npm run bench -- --only stalls --baseline DIR   own pauses at a fixed rate, fresh CLI runs (bench/stalls.js)
 
 const fs = require('fs')
 const os = require('os')
@@ -23,9 +24,10 @@ const { startCanned, startNginx, which } = require('./targets')
 const { tools } = require('./tools')
 const { soakScenario, renderSoak } = require('./soak')
 const { searchScenario, renderSearch } = require('./search')
+const { stallsScenario, renderStalls } = require('./stalls')
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] [--baseline DIR] | --render FILE'
-const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search']
+const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls']
 
 function parseOptions (argv) {
   const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null, baseline: null }
@@ -270,6 +272,8 @@ function render (report) {
       lines.push(...renderSoak(s))
     } else if (s.name === 'search') {
       lines.push(...renderSearch(s))
+    } else if (s.name === 'stalls') {
+      lines.push(...renderStalls(s))
     } else if (s.name === 'shapes') {
       const table = new Table({ head: ['shape', 'CPU µs/req'], style: { head: [], border: [] } })
       for (const [name, us] of Object.entries(s.cpuUs)) table.push([name, fmt(us, 3)])
@@ -335,6 +339,7 @@ async function main () {
       else if (name === 'shapes') report.scenarios.push(await shapesScenario(ctx))
       else if (name === 'soak') report.scenarios.push(await soakScenario(fast, ctx))
       else if (name === 'search') report.scenarios.push(await searchScenario(ctx))
+      else if (name === 'stalls') report.scenarios.push(await stallsScenario(ctx))
     }
   } finally {
     await stopAll()

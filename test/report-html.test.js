@@ -296,7 +296,7 @@ function main () {
       checkCharts(t, charts, {
         'latency-percentiles': ['Latency', 'Latency (uncorrected)'],
         'requests-over-time': ['Requests/s', 'Errors/s'],
-        'latency-over-time': ['p50', 'p99']
+        'latency-over-time': ['p50', 'p99', 'generator pause (max)']
       })
       const distribution = charts['latency-percentiles']
       t.equal(distribution.xDistr, 3, 'percentiles on a log axis')
@@ -307,6 +307,10 @@ function main () {
       t.same(charts['requests-over-time'].data[0], saved[0].series.time.map((x) => Math.round(x - start) / 1000), 'x: seconds since start')
       t.same(charts['requests-over-time'].data[1], saved[0].series.requests, 'requests/s per interval')
       t.same(charts['latency-over-time'].data[2], saved[0].series.latencyP99, 'p99 per interval')
+      t.same(charts['latency-over-time'].data[3], saved[0].series.loopDelayMax, 'the generator\'s longest pause per interval')
+      const generator = await tableRows(page, 'generator')
+      t.equal(numberOf(generator['loop-p99'][0]), saved[0].generator.loopDelay.p99, 'the generator\'s health in its table')
+      t.equal(numberOf(generator.late[0]), saved[0].generator.late)
 
       await checkTables(t, page, [{ result: saved[0] }])
       const thresholds = await tableRows(page, 'thresholds-0')
@@ -326,7 +330,7 @@ function main () {
       checkCharts(t, await drawn(page), {
         'latency-percentiles': ['stall', 'stall (uncorrected)', 'steady.json'],
         'requests-over-time': ['stall requests/s', 'stall errors/s', 'steady.json requests/s', 'steady.json errors/s'],
-        'latency-over-time': ['stall p50', 'stall p99', 'steady.json p50', 'steady.json p99']
+        'latency-over-time': ['stall p50', 'stall p99', 'stall generator pause', 'steady.json p50', 'steady.json p99', 'steady.json generator pause']
       })
       await checkTables(t, page, [{ result: saved[0] }, { result: saved[1] }])
       await screenshot(t, page, 'report-two.png')

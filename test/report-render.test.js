@@ -74,7 +74,7 @@ t.test('the latency chart has one line per file, and one more for each uncorrect
   t.same(requests.data[0], [1, 2], 'x is seconds since each run\'s start')
   t.same(requests.data[1], [3, 2])
   const overTime = chart(html, 'latency-over-time')
-  t.same(overTime.series.map((s) => s.label), ['a.json p50', 'a.json p99', 'b.json p50', 'b.json p99', 'c.json p50', 'c.json p99'])
+  t.same(overTime.series.map((s) => s.label), ['a.json p50', 'a.json p99', 'a.json generator pause', 'b.json p50', 'b.json p99', 'b.json generator pause', 'c.json p50', 'c.json p99', 'c.json generator pause'])
   t.same(overTime.data[1], a.series.latencyP50)
 })
 
@@ -83,7 +83,9 @@ t.test('one file: the lines are named by what they are', async (t) => {
   const html = renderHtml([r])
   t.same(chart(html, 'latency-percentiles').series.map((s) => s.label), ['Latency', 'Latency (uncorrected)'])
   t.same(chart(html, 'requests-over-time').series.map((s) => s.label), ['Requests/s', 'Errors/s'])
-  t.same(chart(html, 'latency-over-time').series.map((s) => s.label), ['p50', 'p99'])
+  t.same(chart(html, 'latency-over-time').series.map((s) => s.label), ['p50', 'p99', 'generator pause (max)'])
+  t.same(chart(html, 'latency-over-time').data[3], r.series.loopDelayMax, 'the generator\'s longest pause per interval')
+  t.match(html, /<table id="generator"/, 'and its health in a table')
   t.ok(renderHtml(r).includes('<h1>'), 'a single result need not be in an array')
 })
 

@@ -12,6 +12,7 @@ const { percentileDistribution } = require('./percentiles')
 // (Okabe–Ito), in the order lines are added.
 const PALETTE = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442']
 const DASHED = [6, 4]
+const DOTTED = [2, 3]
 
 function colour (i) {
   return PALETTE[i % PALETTE.length]
@@ -121,9 +122,12 @@ function latencyOverTime (runs) {
   const lines = []
   runs.forEach((run, i) => {
     const xs = seconds(run)
-    const { latencyP50, latencyP99 } = run.result.series
+    const { latencyP50, latencyP99, loopDelayMax } = run.result.series
     lines.push({ label: several ? `${run.name} p50` : 'p50', color: pick(i, 0), points: zip(xs, latencyP50) })
     lines.push({ label: several ? `${run.name} p99` : 'p99', color: pick(i, 1), dash: DASHED, points: zip(xs, latencyP99) })
+    // The generator's longest pause in the interval, on the same axis: a
+    // latency peak that it matches may be ours, not the server's.
+    if (loopDelayMax) lines.push({ label: several ? `${run.name} generator pause` : 'generator pause (max)', color: several ? colour(i) : '#e69f00', dash: DOTTED, points: zip(xs, loopDelayMax) })
   })
   return chart({
     id: 'latency-over-time',

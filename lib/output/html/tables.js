@@ -106,6 +106,26 @@ function errorTable (runs) {
   ])
 }
 
+// The generator's own health (README: Generator health): whether its
+// pauses may be in the latency above. A result saved before it was
+// measured shows dashes.
+function generatorTable (runs) {
+  const dash = '–'
+  const ms = (fn) => runs.map(({ result }) => {
+    const v = result.generator ? fn(result.generator) : null
+    return typeof v === 'number' ? number(v) : dash
+  })
+  return table('generator', 'Generator health', runs.map((r) => r.name), [
+    row('loop-p50', 'event-loop delay p50 (ms)', ms((g) => g.loopDelay && g.loopDelay.p50)),
+    row('loop-p99', 'event-loop delay p99 (ms)', ms((g) => g.loopDelay && g.loopDelay.p99)),
+    row('loop-max', 'event-loop delay max (ms)', ms((g) => g.loopDelay && g.loopDelay.max)),
+    row('cpu', 'busiest thread busy', runs.map(({ result }) => result.generator ? `${Math.round(result.generator.cpu * 100)}%` : dash)),
+    row('late', 'requests over 5 ms late', runs.map(({ result }) => result.generator ? integer(result.generator.late) : dash)),
+    row('lateness-p99', 'lateness p99 (ms)', ms((g) => g.lateness && g.lateness.p99)),
+    row('lateness-max', 'lateness max (ms)', ms((g) => g.lateness && g.lateness.max))
+  ])
+}
+
 function thresholdTables (runs) {
   return runs.filter(({ result }) => Array.isArray(result.thresholds) && result.thresholds.length > 0)
     .map(({ name, result }, i) => {
@@ -139,4 +159,4 @@ function cliTables (runs) {
     `<pre id="cli-${i}">${escapeHtml(cliText(result))}</pre></figure>`).join('\n')
 }
 
-module.exports = { escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, thresholdTables, cliTables, cliText }
+module.exports = { escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, generatorTable, thresholdTables, cliTables, cliText }
