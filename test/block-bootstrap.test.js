@@ -9,7 +9,7 @@
 const t = require('tap')
 const { Blocks, ratioIntervals, expandedTail, countAt, MAX_BLOCKS } = require('../lib/compare/stats/block-bootstrap')
 const { createLatencyHistogram } = require('../lib/results/histogram')
-const { seededRandom } = require('../lib/compare/stats/random')
+const { seededRandom } = require('../lib/core/random')
 
 function intervals (count, seed, scale = 1) {
   const random = seededRandom(seed)

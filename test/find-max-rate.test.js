@@ -77,6 +77,22 @@ t.test('finds the rate above which a server answers 503', async (t) => {
   t.ok(within(s.best.rate, R, 0.05), `best ${s.best.rate} req/s within 5% of ${R}`)
 })
 
+t.test('Poisson arrivals: one seed for every step, named in the sentence', async (t) => {
+  const C = 1000
+  const url = await capacityServer(t, 'queue', C)
+  const out = await autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 250ms'], stepDuration: 2, arrivals: 'poisson' })
+  const [s] = out.searches
+  t.comment(s.sentence)
+  t.equal(out.arrivals, 'poisson')
+  t.ok(Number.isInteger(out.seed), `a seed was chosen (${out.seed})`)
+  for (const step of s.steps) {
+    t.same([step.result.rate.arrivals, step.result.rate.seed], ['poisson', out.seed], `step ${step.target}: Poisson, the search's seed`)
+  }
+  if (s.status === 'generator-bound') return t.comment(`generator-bound on a loaded machine: ${s.sentence}`)
+  t.match(s.sentence, /^Sustains [\d,]+ req\/s of Poisson arrivals at 20 connections with p99 < 250 ms/)
+  t.ok(s.best.rate <= C * 1.02, `best ${s.best.rate} req/s: never above what the server can do`)
+})
+
 t.test('bad input is refused before anything runs', async (t) => {
   await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1' })), { code: 'AC_INVALID_OPTION', option: 'slos' })
   await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1', slos: ['p99 <'] })), { code: 'AC_INVALID_OPTION', option: 'slos' })

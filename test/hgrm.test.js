@@ -12,7 +12,7 @@ const autocannon = require('..')
 const { createLatencyHistogram, encode, decode } = require('../lib/results/histogram')
 const { renderHgrm } = require('../lib/output/hgrm')
 const { parseHgrm } = require('./helpers/hgrm-reader')
-const { seededRandom } = require('../lib/compare/stats/random')
+const { seededRandom } = require('../lib/core/random')
 const { httpServer } = require('./helpers/servers')
 const { run } = require('./helpers/cli')
 

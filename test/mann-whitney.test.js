@@ -10,7 +10,7 @@
 const t = require('tap')
 const { mannWhitney } = require('../lib/compare/stats/mann-whitney')
 const { normalSf, normalIsf, tIsf } = require('../lib/compare/stats/normal')
-const { seededRandom } = require('../lib/compare/stats/random')
+const { seededRandom } = require('../lib/core/random')
 
 const close = (t, actual, expected, relative, msg) =>
   t.ok(Math.abs(actual - expected) <= relative * expected, `${msg}: ${actual} ≈ ${expected}`)

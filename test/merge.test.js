@@ -229,3 +229,15 @@ t.test('--html draws the merged result (lib/output/outputs.js\'s html output)', 
   t.match(page, /^<!DOCTYPE html>/i, 'an HTML page')
   t.equal(JSON.parse(out.stdout).requests.total, 18)
 })
+
+t.test('Poisson shards of one seed: the merge says how they were spaced', async (t) => {
+  const url = await httpServer(t)
+  const shards = await Promise.all([0, 1].map((index) =>
+    autocannon({ url, connections: 2, duration: 1, overallRate: 200, arrivals: 'poisson', seed: 42, shard: { index, count: 2 } })))
+  const results = shards.map(saved)
+  t.same(results.map((r) => [r.rate.arrivals, r.rate.seed]), [['poisson', 42], ['poisson', 42]], 'each shard gives the run\'s seed')
+  const merged = mergeResults(results)
+  t.same([merged.rate.arrivals, merged.rate.seed], ['poisson', 42])
+  const mixed = mergeResults([results[0], saved(await autocannon({ url, connections: 2, duration: 1, overallRate: 100, shard: { index: 1, count: 2 } }))])
+  t.same([mixed.rate.arrivals, mixed.rate.seed], ['mixed', undefined], 'no one spacing, no one seed, for shards spaced differently')
+})

@@ -50,6 +50,11 @@ t.test('library: each default, from the table', async (t) => {
   const config = buildConfig({ url: URL_ })
   for (const [name, spec] of libraryOptionsList) {
     if (name === 'url') continue
+    if (spec.random) {
+      t.ok(Number.isInteger(config[name]) && config[name] >= 0, `${name} is drawn when not given (${config[name]})`)
+      t.not(buildConfig({ url: URL_ })[name], config[name], `${name}: another run, another draw`)
+      continue
+    }
     t.same(config[name], spec.default, `${name} defaults to ${JSON.stringify(spec.default)}`)
   }
 })
@@ -61,7 +66,7 @@ t.test('CLI: each default, from the table', async (t) => {
   }
   const config = buildConfig(libraryOptions(opts))
   for (const [name] of libraryOptionsList) {
-    if (name === 'url') continue
+    if (name === 'url' || OPTIONS[name].random) continue
     t.same(config[name], DEFAULTS[name], `a command line without ${describe(name)} runs with ${name} = ${JSON.stringify(DEFAULTS[name])}`)
   }
 })

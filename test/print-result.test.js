@@ -196,6 +196,8 @@ t.test('under a fixed rate: the uncorrected latency row and the rate line', asyn
 
   const onTime = printResult(fixture({ rate: { target: 500, achieved: 500, late: 0 } }), { outputStream: plain })
   t.match(onTime, /^target rate 500 req\/s, achieved 500 req\/s$/m, 'no lateness clause when on time')
+  const poisson = printResult(fixture({ rate: { target: 500, achieved: 499.5, late: 0, arrivals: 'poisson', seed: 42 } }), { outputStream: plain })
+  t.match(poisson, /^target rate 500 req\/s \(Poisson arrivals, seed 42\), achieved 499.5 req\/s$/m, 'Poisson arrivals and the seed that replays them')
   t.equal(parseTables(onTime)[0].length, 2, 'one latency row without an uncorrected histogram')
   t.notMatch(printResult(fixture(), { outputStream: plain }), /target rate/, 'no rate line without a rate')
 })

@@ -42,6 +42,23 @@ t.test('1,045 of 1,100 req/s fails (a wrk2 run that fell 5% short of -R)', async
   t.equal(just.verdict, 'fail', '1.2% short is not')
 })
 
+t.test('achieved is held to what the plan made due, when the result says', async (t) => {
+  // p50: a 2 s step at 307 req/s has too few requests for p99.
+  const P50 = ['p50<200ms']
+  const planned = (opts, count) => {
+    const r = makeResult(opts)
+    r.rate.planned = count
+    return r
+  }
+  // A Poisson plan at 307 req/s drew 572 requests in 2 s (1.7 σ below 614).
+  t.equal(judgeStep(planned({ target: 307, achieved: 286, duration: 2 }, 572), { target: 307, slos: P50 }).verdict, 'pass', '286 of the 286 req/s it planned')
+  t.equal(judgeStep(makeResult({ target: 307, achieved: 286, duration: 2 }), { target: 307, slos: P50 }).verdict, 'fail', 'against the target alone: 7% short')
+  // It drew 640: 614 answered is 4% short of them.
+  const short = judgeStep(planned({ target: 307, achieved: 307, duration: 2 }, 640), { target: 307, slos: P50 })
+  t.equal(short.verdict, 'fail', 'on target, yet short of what was planned')
+  t.same(short.reasons, ['achieved 307 of 320 req/s planned'])
+})
+
 t.test('the target comes from the result when not given', async (t) => {
   const j = judgeStep(makeResult({ target: 1100, achieved: 1045 }), { slos: SLO })
   t.equal(j.verdict, 'fail')

@@ -294,6 +294,21 @@ declare namespace autocannon {
     stages?: ReadonlyArray<{ duration: number | string, rate: number }> | string
 
     /**
+     * How the sends of a rate (`overallRate`, `connectionRate` or `stages`)
+     * are spaced: `'uniform'`, evenly, or `'poisson'`, exponential gaps
+     * drawn from `seed` (a Poisson process; latency still counts from each
+     * request's planned time). @default 'uniform'
+     */
+    arrivals?: 'uniform' | 'poisson'
+
+    /**
+     * The seed of the random choices (the gaps of `arrivals: 'poisson'`),
+     * an integer from 0 to 4294967295: the same seed sends at the same
+     * times. Random when not given; `result.rate.seed` gives it.
+     */
+    seed?: number
+
+    /**
      * An HTTP proxy, `http://[user:pass@]host:port`: requests in absolute
      * form for http targets, a CONNECT tunnel for https ones. `'env'` reads
      * HTTP_PROXY / HTTPS_PROXY / NO_PROXY; the environment is never read
@@ -519,10 +534,16 @@ declare namespace autocannon {
     target: number
     /** Responses per second over the run. */
     achieved: number
+    /** Requests the plan made due over the run (a Poisson plan's count is its draw). */
+    planned: number
     /** Requests that left more than 5 ms after their planned time. */
     late: number
     /** How far behind the plan those requests left, in milliseconds. */
     lateness: Histogram | undefined
+    /** How the sends were spaced (`'mixed'`: a merge of results spaced differently). */
+    arrivals: 'uniform' | 'poisson' | 'mixed'
+    /** The seed that replays the Poisson gaps (`seed`); absent for uniform arrivals. */
+    seed?: number
   }
 
   /** The load generator's own health over the run (README: Generator health). */
@@ -968,6 +989,10 @@ declare namespace autocannon {
   export interface SearchOutcome {
     slos: string[]
     precision: number
+    /** How every step's sends were spaced (`arrivals`). */
+    arrivals: 'uniform' | 'poisson'
+    /** The one seed of every step's Poisson gaps; absent for uniform arrivals. */
+    seed?: number
     searches: ConnectionSearch[]
   }
 

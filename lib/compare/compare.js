@@ -31,7 +31,7 @@ const { createLatencyHistogram, decode } = require('../results/histogram')
 const { isResult, requireParts } = require('../results/saved-result')
 const { mannWhitney } = require('./stats/mann-whitney')
 const { Blocks, ratioIntervals } = require('./stats/block-bootstrap')
-const { seededRandom } = require('./stats/random')
+const { seededRandom } = require('../core/random')
 
 const DEFAULTS = {
   alpha: 0.05,

@@ -19,6 +19,10 @@ const { maskSecrets } = require('../core/redact')
 // Defaults, kinds and help of every option: lib/core/options.js.
 const { OPTIONS, DEFAULTS } = require('../core/options')
 
+// How the sends of a rate may be spaced (lib/engine/arrivals.js).
+const ARRIVALS = Object.freeze(['uniform', 'poisson'])
+const MAX_SEED = 0xffffffff
+
 function fail (option, value, expected) {
   throw new InvalidOptionError(option, value, expected)
 }
@@ -275,6 +279,21 @@ function parseStartAt (value, sampleInt, now = Date.now()) {
   return at
 }
 
+function checkArrivals (value) {
+  if (value === undefined || value === null) return OPTIONS.arrivals.default
+  if (!ARRIVALS.includes(value)) fail('arrivals', value, `must be ${ARRIVALS.join(' or ')}`)
+  return value
+}
+
+// Chosen here when not given, once for the whole run: workers get it with
+// the rest of the config, and the result gives it so a run can be replayed.
+function checkSeed (value) {
+  if (value === undefined || value === null) return require('crypto').randomInt(MAX_SEED + 1)
+  const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value
+  if (!Number.isInteger(n) || n < 0 || n > MAX_SEED) fail('seed', value, `must be an integer from 0 to ${MAX_SEED}`)
+  return n
+}
+
 function checkShard (value) {
   if (value === undefined || value === null) return undefined
   const shard = require('../distributed/shard').parseShard(value)
@@ -346,6 +365,12 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     connectionRate: byKind(opts, 'connectionRate'),
     overallRate: byKind(opts, 'overallRate'),
     stages: checkStages(opts.stages),
+    arrivals: checkArrivals(opts.arrivals),
+    seed: checkSeed(opts.seed),
+    // Where this part of the run sends from (arrivals.js mixes them into
+    // the seed): set for a worker by workers.js, and for a shard below.
+    workerIndex: opts.workerIndex || 0,
+    shardIndex: opts.shardIndex || 0,
     ignoreCoordinatedOmission: byKind(opts, 'ignoreCoordinatedOmission'),
     reconnectRate: byKind(opts, 'reconnectRate'),
     requests: checkRequests(opts.requests, workers > 0),
@@ -390,6 +415,10 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   }
   // Before the checks of workers: a shard's workers divide its part.
   if (config.shard) Object.assign(config, require('../distributed/shard').shardPart(config, config.shard))
+  if (config.shard) config.shardIndex = config.shard.index
+  if (config.arrivals !== 'uniform' && !config.connectionRate && !config.overallRate && !config.stages) {
+    fail('arrivals', config.arrivals, 'spaces the sends of a rate: give overallRate (-R), connectionRate (-r) or stages with it')
+  }
   if (config.ignoreCoordinatedOmission && !config.connectionRate && !config.overallRate && !config.stages) {
     fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate, overallRate or stages')
   }

@@ -21,6 +21,7 @@
 //   flagScale  the flag's value is the option's times this (--precision
 //            is in percent, precision a fraction).
 //   default  the value when the option is not given.
+//   random   not given, it is drawn once per run (the seed), not defaulted.
 //   argDefault  parseArguments fills the default in, as autocannon's does.
 //   flag     the flag's name when it is not the option's (--threshold).
 //   help     the first sentence of its entry in help.txt.
@@ -54,6 +55,8 @@ const OPTIONS = {
   connectionRate: { alias: 'r', kind: 'number', check: 'rate', default: 0, help: 'The max number of requests to make per second from an individual connection' },
   overallRate: { alias: 'R', kind: 'number', check: 'rate', default: 0, help: 'The max number of requests to make per second from all connections' },
   stages: { kind: 'string', check: 'stages', help: 'Load stages' },
+  arrivals: { kind: 'string', check: 'arrivals', default: 'uniform', help: 'How the sends of a rate are spaced: uniform (evenly, the default) or poisson (independent arrivals, exponential gaps)' },
+  seed: { kind: 'integer', check: 'seed', random: true, help: 'The seed of the random choices (the gaps of --arrivals poisson): the same seed sends at the same times' },
   ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean', check: 'flag', default: false, help: 'Ignore the coordinated omission issue when requests should be sent at a fixed rate using \'connectionRate\' or \'overallRate\'' },
   reconnectRate: { alias: 'D', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before resetting a connections connection to the' },
   idReplacement: { alias: 'I', kind: 'boolean', check: 'flag', default: false, help: 'Enable replacement of [<id>] with a randomly generated ID within the request body' },

@@ -54,6 +54,7 @@ function rawOf (result) {
     non2xx: result.non2xx || 0,
     resets: result.resets || 0,
     targetRate: rate.target || 0,
+    planned: rate.planned || 0,
     late: rate.late || 0,
     '1xx': result['1xx'] || 0,
     '2xx': result['2xx'] || 0,
@@ -133,6 +134,9 @@ function mergeResults (results, { expect, thresholds } = {}) {
     socketPath: same(kept.map((r) => r.socketPath)) ? kept[0].socketPath : undefined,
     connections: kept.reduce((sum, r) => sum + (r.connections || 0), 0),
     pipelining: kept[0].pipelining,
+    // Shards of one run share these (each draws its own gaps from the seed).
+    arrivals: same(kept.map((r) => r.rate && r.rate.arrivals)) ? kept[0].rate && kept[0].rate.arrivals : 'mixed',
+    seed: same(kept.map((r) => r.rate && r.rate.seed)) && kept[0].rate ? kept[0].rate.seed : undefined,
     thresholds
   })
   const starts = kept.map((r) => time(r.start))

@@ -197,7 +197,7 @@ class Recorder {
   // between steps of a search); 'encoded', compressed base64, once the run
   // is over, for what leaves the thread or the process.
   // `busy`: the share of the window the thread's event loop was busy.
-  snapshot ({ start, finish, inFlight = 0, targetRate = 0, busy = 0, form = 'histogram' }) {
+  snapshot ({ start, finish, inFlight = 0, targetRate = 0, planned = 0, busy = 0, form = 'histogram' }) {
     const { stats, classes } = this.statusCodeStats()
     const out = form === 'encoded' ? encode : form === 'packed' ? pack : (h) => h
     return {
@@ -217,6 +217,7 @@ class Recorder {
       non2xx: classes[0] + classes[2] + classes[3] + classes[4],
       resets: this.resets,
       targetRate,
+      planned,
       late: this.late,
       lateness: this.lateness ? out(this.lateness) : undefined,
       loopDelay: out(this.loopDelays),

@@ -73,6 +73,8 @@ class Run {
     this.startedAt = 0
     this.beganAt = 0
     this.cutAt = 0
+    // The rate plan's due count at the last cut (plannedSince).
+    this.dueAtCut = 0
     this.timers = []
     // Workers and skipAggregateResult hand the snapshot on: encode it.
     this.encodeSnapshot = !!encodeSnapshot || config.skipAggregateResult
@@ -368,10 +370,20 @@ class Run {
       finish: this.epochAt(now),
       inFlight,
       targetRate: this.scheduler ? this.scheduler.targetRate : 0,
+      planned: this.plannedSince(now),
       busy: this.loopMonitor.busy()
     })
     this.cutAt = now
     return raw
+  }
+
+  // Requests the rate plan made due since the last cut (or the start).
+  plannedSince (now) {
+    if (this.scheduler === null) return 0
+    const due = this.scheduler.dueBy(now)
+    const planned = due - this.dueAtCut
+    this.dueAtCut = due
+    return planned
   }
 
   // --- the end ---
@@ -435,6 +447,7 @@ class Run {
       finish: this.epochAt(now),
       inFlight,
       targetRate: this.scheduler ? this.scheduler.targetRate : 0,
+      planned: this.plannedSince(now),
       busy,
       form: this.encodeSnapshot ? 'encoded' : 'histogram'
     })

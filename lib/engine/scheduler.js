@@ -11,11 +11,16 @@
 // connectionRate: one plan per connection, phases staggered so that the
 // connections together are evenly spaced too.
 // stages: one shared plan whose rate ramps from stage to stage (plan.js).
+// arrivals: 'uniform' (evenly spaced) or 'poisson' (exponential gaps from
+// a seeded stream per plan, arrivals.js); a plan's times are its unit
+// times scaled to milliseconds, so stages and setRate work alike for both.
 // setRate(): a new constant plan from now on (the steps of a search);
 // pause(): none until then.
 
 const { performance } = require('perf_hooks')
 const { createStagePlan } = require('./plan')
+const { PoissonArrivals } = require('./arrivals')
+const { streamSeed } = require('../core/random')
 
 // A request that leaves more than this after its planned time is "late":
 // the generator or the connections could not keep up with the plan.
@@ -28,6 +33,9 @@ class Scheduler {
     this.intervalMs = 1000 / this.rate
     this.plan = config.stages ? createStagePlan(config.stages, config.overallRate) : null
     this.connections = config.connections
+    // Poisson: one stream for the shared plan, or one per connection (the
+    // sum of independent Poisson processes is one at their total rate).
+    this.streams = config.arrivals === 'poisson' ? poissonStreams(config, this.perConnection ? config.connections : 1) : null
     this.planned = new Float64Array(config.pipelining)
     this.t0 = 0
     this.next = 0 // overall plan: index of the next request to hand out
@@ -41,6 +49,9 @@ class Scheduler {
     // the requests in flight between its steps).
     this.paused = false
     this.recorder = null
+    // Requests due under the plans before the current one (setRate starts
+    // a new plan; pause freezes the count).
+    this.dueBefore = 0
   }
 
   // Lateness goes to the run's recorder, to be merged like latency.
@@ -49,11 +60,17 @@ class Scheduler {
     recorder.trackLateness()
   }
 
+  // Request i's unit time (in mean gaps from the plan's start).
+  unitOf (client, i) {
+    if (this.streams !== null) return this.streams[this.perConnection ? client.index : 0].at(i)
+    // Uniform: stagger connection k by k/connections of an interval.
+    return this.perConnection ? i + client.index / this.connections : i
+  }
+
   timeOf (client, i) {
-    if (this.plan !== null) return this.t0 + this.plan.offsetOf(i)
-    if (!this.perConnection) return this.t0 + i * this.intervalMs
-    // Stagger connection k by k/connections of an interval.
-    return this.t0 + (i + client.index / this.connections) * this.intervalMs
+    const x = this.unitOf(client, i)
+    if (this.plan !== null) return this.t0 + this.plan.offsetOf(x)
+    return this.t0 + x * this.intervalMs
   }
 
   // Grants up to n requests whose planned time has come; their planned
@@ -85,12 +102,6 @@ class Scheduler {
     return k
   }
 
-  // Requests granted but not sent (the budget ran out) go back to the plan.
-  giveBack (client, n) {
-    if (this.perConnection) this.clientNext[client.index] -= n
-    else this.next -= n
-  }
-
   wait (client, due) {
     if (this.isWaiting[client.index] === 0) {
       this.isWaiting[client.index] = 1
@@ -117,10 +128,36 @@ class Scheduler {
     for (const c of clients) c.pump()
   }
 
+  // Requests the plans have made due up to `now`, since the run began:
+  // what a window's achieved rate is held to (a Poisson plan's count is
+  // random; this is the count it drew).
+  dueBy (now) {
+    if (this.paused || this.t0 === 0) return this.dueBefore
+    const elapsed = now - this.t0
+    if (elapsed < 0) return this.dueBefore
+    // Unit time reached (uniform request i is due at unit time i).
+    const x = this.plan !== null ? this.plan.countAt(Math.min(elapsed, this.plan.totalMs)) : elapsed / this.intervalMs
+    let due = 0
+    if (this.streams !== null) {
+      for (const stream of this.streams) due += stream.dueBy(x)
+    } else if (this.perConnection) {
+      for (let k = 0; k < this.connections; k++) {
+        const xk = x - k / this.connections
+        if (xk >= 0) due += Math.floor(xk) + 1
+      }
+    } else {
+      due = Math.floor(x) + 1
+      // A stage plan ends: nothing is due beyond its last request.
+      if (this.plan !== null) due = Math.min(due, Math.ceil(this.plan.countAt(this.plan.totalMs)))
+    }
+    return this.dueBefore + due
+  }
+
   // From now on, a constant overall rate: the plan restarts here, and
   // requests the old plan still owed are dropped, so a step of a search
   // starts without the backlog of the step before it.
   setRate (rate) {
+    if (!this.paused) this.dueBefore = this.dueBy(performance.now())
     this.paused = false
     this.plan = null
     this.perConnection = false
@@ -128,6 +165,11 @@ class Scheduler {
     this.intervalMs = 1000 / rate
     this.t0 = performance.now()
     this.next = 0
+    if (this.streams !== null) {
+      // One overall plan from now on: one stream.
+      this.streams = [this.streams[0]]
+      this.streams[0].restart()
+    }
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
     this.wakeAt = Infinity
@@ -136,6 +178,7 @@ class Scheduler {
 
   // Grants nothing until setRate(); waiting connections wait on.
   pause () {
+    if (!this.paused) this.dueBefore = this.dueBy(performance.now())
     this.paused = true
     if (this.timer !== null) clearTimeout(this.timer)
     this.timer = null
@@ -153,6 +196,14 @@ class Scheduler {
     if (this.plan !== null) return Math.round(this.plan.countAt(this.plan.totalMs) / this.plan.totalMs * 1000 * 100) / 100
     return this.perConnection ? this.rate * this.connections : this.rate
   }
+}
+
+// Streams seeded by the run's seed and where they run, so that shards,
+// workers and connections each draw their own gaps.
+function poissonStreams (config, count) {
+  const streams = []
+  for (let k = 0; k < count; k++) streams.push(new PoissonArrivals(streamSeed(config.seed, config.shardIndex, config.workerIndex, k)))
+  return streams
 }
 
 function createScheduler (config) {

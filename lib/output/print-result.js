@@ -85,7 +85,10 @@ function statusColor (colors, code) {
 // Target and achieved rate, and how far behind the plan the generator was
 // forced to fall (a server that cannot keep up, or too few connections).
 function rateLine (rate) {
-  let line = `target rate ${count(rate.target)} req/s, achieved ${count(rate.achieved)} req/s`
+  let line = `target rate ${count(rate.target)} req/s`
+  // Poisson: the seed replays the run's send times (--seed).
+  if (rate.arrivals === 'poisson') line += ` (Poisson arrivals, seed ${rate.seed})`
+  line += `, achieved ${count(rate.achieved)} req/s`
   if (rate.late > 0) {
     const p99 = rate.lateness ? rate.lateness.p99 : undefined
     line += `; ${abbreviate(rate.late)} requests late, p99 lateness ${ms(p99)} ms`

@@ -19,7 +19,7 @@ const { DEFAULTS } = require('../core/options')
 const { generatorHealth } = require('./generator-health')
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
-  'mismatches', 'non2xx', 'resets', 'late', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
+  'mismatches', 'non2xx', 'resets', 'late', 'planned', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
 
 function time (value) {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
@@ -199,8 +199,15 @@ function aggregateResult (results, opts = {}) {
     result.rate = {
       target: totals.targetRate,
       achieved: result.duration > 0 ? Math.round(totals.totalCompletedRequests / result.duration * 100) / 100 : 0,
+      // Requests the plan made due in the run (or window): what achieved
+      // is held to, exactly, whatever the arrival process drew.
+      planned: totals.planned,
       late: totals.late,
-      lateness: lateness ? toStats(lateness, LATENCY_STATS) : undefined
+      lateness: lateness ? toStats(lateness, LATENCY_STATS) : undefined,
+      // How the sends were spaced, and for random gaps the seed that
+      // replays them (--seed).
+      arrivals: opts.arrivals || DEFAULTS.arrivals,
+      seed: opts.arrivals === 'poisson' ? opts.seed : undefined
     }
   }
   const loopDelay = mergeHistograms(raws, 'loopDelay')

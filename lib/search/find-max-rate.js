@@ -54,8 +54,10 @@ function searchOptions (opts) {
   }
   const connections = connectionList(opts.connections)
   // The run options are checked now, with the largest connection count.
-  buildConfig({ ...run, connections: Math.max(...connections), overallRate: 1, duration: SEARCH_RUN_SECONDS })
-  return { run, connections, ...options }
+  const checked = buildConfig({ ...run, connections: Math.max(...connections), overallRate: 1, duration: SEARCH_RUN_SECONDS })
+  // One seed for every step and connection count, so a search replays.
+  if (checked.arrivals === 'poisson') run.seed = checked.seed
+  return { run, connections, arrivals: checked.arrivals, seed: run.seed, ...options }
 }
 
 function findMaxRate (opts) {
@@ -82,7 +84,7 @@ async function searchAll (instance, options) {
     if (instance.stopped) break
     searches.push(await searchOne(instance, options, connections))
   }
-  const out = { slos: options.slos, precision: options.precision, searches }
+  const out = { slos: options.slos, precision: options.precision, arrivals: options.arrivals, seed: options.seed, searches }
   instance.emit('done', out)
   return out
 }
@@ -90,7 +92,8 @@ async function searchAll (instance, options) {
 async function searchOne (instance, options, connections) {
   const started = Date.now()
   const session = instance.session
-  const probe = await session.run(() => autocannon({ ...options.run, connections, duration: options.probeDuration }))
+  // The probe is a closed loop: no rate, so no arrival process either.
+  const probe = await session.run(() => autocannon({ ...options.run, arrivals: undefined, seed: undefined, connections, duration: options.probeDuration }))
   if (probe.requests.total === 0) {
     throw raise('AC_NO_RESPONSE', require('../output/print-result').noResponseLine(probe))
   }
@@ -103,6 +106,7 @@ async function searchOne (instance, options, connections) {
   const search = createSearch({
     ceiling,
     connections,
+    arrivals: options.arrivals,
     slos: options.slos,
     precision: options.precision,
     stepDuration: options.stepDuration,

@@ -101,6 +101,7 @@ function failedText (record) {
  * @property {'low'|'upper'|'bisect'|'confirm'} kind
  * @property {number} index position in the search's history
  * @property {boolean} [rerun] the same step again, longer: the last was inconclusive
+ * @property {boolean} [lengthened] a rerun because the latency was still rising
  */
 
 /**
@@ -131,6 +132,7 @@ function failedText (record) {
  * @param {number} opts.ceiling req/s of the closed-loop probe at this connection count
  * @param {Array<string|object>} [opts.slos]
  * @param {number} [opts.connections] only for the sentence
+ * @param {'uniform'|'poisson'} [opts.arrivals] only for the sentence
  * @param {number} [opts.precision=0.02] stop bisecting when (hi - lo) / lo < precision
  * @param {number} [opts.stepDuration=5] s
  * @param {number} [opts.warmup=1] s, before every step
@@ -281,7 +283,19 @@ function createSearch (opts) {
     const entry = { step, judgement, verdict: judgement.verdict, note: null }
     state.history.push(entry)
 
-    if (entry.verdict === 'inconclusive') {
+    if (entry.verdict === 'inconclusive' && judgement.rising) {
+      // A queue still building: once more, twice as long; rising again,
+      // it is a fail (it would break the SLO if held).
+      const cap = Math.max(cfg.maxStepDuration, step.kind === 'confirm' ? cfg.confirmDuration : 0)
+      if (!step.lengthened && step.duration < cap) {
+        state.rerun = { ...step, duration: Math.min(cap, step.duration * 2), index: state.history.length, rerun: true, lengthened: true }
+        return
+      }
+      entry.verdict = 'fail'
+      entry.note = step.lengthened
+        ? `still rising over a ${step.duration} s step: taken as a fail`
+        : `rising over a ${step.duration} s step (the longest allowed): taken as a fail`
+    } else if (entry.verdict === 'inconclusive') {
       const cap = Math.max(cfg.maxStepDuration, step.kind === 'confirm' ? cfg.confirmDuration : 0)
       if (step.duration < cap) {
         // Long enough for the samples it lacked, at the rate it achieved.
@@ -446,7 +460,8 @@ function measuredAll (summary, slos) {
 function sentence (out, cfg) {
   const at = cfg.connections ? ` at ${thousands(cfg.connections, 3)} connection${cfg.connections === 1 ? '' : 's'}` : ''
   const slos = cfg.slos.length ? ` with ${cfg.slos.map(sloText).join(' and ')}` : ''
-  const sustains = (b) => `${rate(b.rate)} req/s${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
+  const arrivals = cfg.arrivals === 'poisson' ? ' of Poisson arrivals' : ''
+  const sustains = (b) => `${rate(b.rate)} req/s${arrivals}${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
   const failed = out.failed ? `; ${rate(out.failed.rate)} req/s failed (${out.failed.reason})` : ''
   const { best } = out
   switch (out.status) {

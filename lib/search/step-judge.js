@@ -12,6 +12,7 @@
 const { parseThreshold, evaluateThresholds } = require('../results/thresholds')
 const { decode } = require('../results/histogram')
 const { rate, thousands, msBrief, percent } = require('../core/format')
+const { trend } = require('./trend')
 
 const JUDGE_DEFAULTS = Object.freeze({
   minTailSamples: 10,
@@ -41,6 +42,16 @@ const JUDGE_DEFAULTS = Object.freeze({
 // or the server falling behind (1045 of 1100 is 5% short).
 const ACHIEVED_TOLERANCE = 0.01
 const ACHIEVED_SLACK_REQUESTS = 2
+
+// A step whose median latency rises interval after interval is a queue
+// still building: held longer, the rate breaks its SLO. Judged on 4 or
+// more intervals, when the rise is unlikely to be chance (Mann–Kendall,
+// one-sided) and large enough to matter: at the step's slope, a step as
+// long again would take an upper latency SLO past its limit (without one,
+// would double the median).
+const TREND_MIN_INTERVALS = 4
+const TREND_ALPHA = 0.05
+const TREND_MIN_RISE_MS = 1
 
 function parseSlos (slos) {
   return (slos || []).map((s) => typeof s === 'string' ? parseThreshold(s) : s)
@@ -168,16 +179,20 @@ function judgeStep (result, opts = {}) {
   // second time as a shortfall, or a user's `errors<5%` would be overruled
   // by this 1%.
   const endedRate = achieved + (duration ? errors / duration : 0)
-  const allowed = Math.max(target * ACHIEVED_TOLERANCE, duration ? ACHIEVED_SLACK_REQUESTS / duration : 0)
-  const short = target - endedRate > allowed
+  // Held to what the plan made due in the window when the result says
+  // (a Poisson plan draws n ± √n for a target of n), else to the target.
+  const planned = result.rate && result.rate.planned > 0 && duration ? result.rate.planned / duration : target
+  const allowed = Math.max(planned * ACHIEVED_TOLERANCE, duration ? ACHIEVED_SLACK_REQUESTS / duration : 0)
+  const short = planned - endedRate > allowed
+  const achievedText = `achieved ${rate(endedRate)} of ${rate(planned)} req/s${planned === target ? '' : ' planned'}`
   check({
     name: 'achieved',
     kind: 'achieved',
     ok: !short,
     value: endedRate,
-    limit: target,
-    measured: `achieved ${rate(endedRate)} of ${rate(target)} req/s`,
-    reason: `achieved ${rate(endedRate)} of ${rate(target)} req/s`
+    limit: planned,
+    measured: achievedText,
+    reason: achievedText
   })
 
   const list = [...userSlos]
@@ -192,8 +207,11 @@ function judgeStep (result, opts = {}) {
   const view = histogram ? { ...result, histograms: { ...result.histograms, latency: histogram } } : result
   const evaluated = evaluateThresholds(list, view)
   let needSamples = 0
+  // Upper latency SLOs and their values: what a rising latency would break.
+  const bounds = []
   list.forEach((slo, i) => {
     const e = evaluated[i]
+    if (slo.kind === 'latency' && isUpperBound(slo) && typeof e.value === 'number') bounds.push({ slo, value: e.value })
     const measured = measuredText(slo, e.value)
     const entry = { name: slo.expression, kind: slo.kind, metric: slo.metric, ok: e.ok, value: e.value, limit: slo.limit, measured, implied: implied.has(slo) }
     entry.reason = e.ok
@@ -234,6 +252,9 @@ function judgeStep (result, opts = {}) {
     })
   }
 
+  const rising = risingCheck(result, bounds, duration)
+  if (rising) check(rising)
+
   const failed = checks.filter((c) => c.ok === false)
   const unsure = checks.filter((c) => c.ok === null)
   let verdict = failed.length ? 'fail' : unsure.length ? 'inconclusive' : 'pass'
@@ -249,7 +270,46 @@ function judgeStep (result, opts = {}) {
       reasons.unshift(why)
     }
   }
-  return { verdict, reasons, values, checks, needSamples: verdict === 'inconclusive' ? needSamples : 0 }
+  return {
+    verdict,
+    reasons,
+    values,
+    checks,
+    needSamples: verdict === 'inconclusive' ? needSamples : 0,
+    // The step is to be run longer, or to fail if it already was.
+    rising: verdict === 'inconclusive' && rising !== null && rising.ok === null
+  }
+}
+
+// The trend check, or null when there is too little to judge (fewer than
+// TREND_MIN_INTERVALS intervals with responses). ok: true, or null (not
+// yet a pass: rising).
+function risingCheck (result, bounds, duration) {
+  const series = result.series
+  if (!series || !Array.isArray(series.latencyP50) || !(duration > 0)) return null
+  const t = trend(series.latencyP50)
+  if (t.n < TREND_MIN_INTERVALS) return null
+  const intervalS = (series.interval || 1000) / 1000
+  const perSecond = t.slope / intervalS
+  // Where the step's latency would be after as long again at this pace.
+  const ahead = perSecond * duration
+  const breaks = bounds.find(({ slo, value }) => value + ahead > slo.limit)
+  const p50 = latencyOf(result, 'p50') || 0
+  const material = ahead >= TREND_MIN_RISE_MS && (bounds.length ? breaks !== undefined : ahead > p50)
+  const isRising = t.p < TREND_ALPHA && material
+  const measured = `p50 ${perSecond >= 0 ? '+' : ''}${msBrief(perSecond)} ms/s over ${t.n} intervals`
+  return {
+    name: 'trend',
+    kind: 'trend',
+    ok: isRising ? null : true,
+    value: perSecond,
+    p: t.p,
+    measured,
+    reason: isRising
+      ? `p50 rising ${msBrief(perSecond)} ms/s over the step (a queue still building): ` +
+        (breaks ? `${duration} s more would take ${breaks.slo.metric} past ${msBrief(breaks.slo.limit)} ms` : `${duration} s more would double it`)
+      : `${measured}: no queue building`
+  }
 }
 
 // Why the generator counts as saturated, or null. CPU near all of its

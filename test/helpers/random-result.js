@@ -6,7 +6,7 @@
 
 const { Recorder } = require('../../lib/engine/recorder')
 const { aggregateResult } = require('../../lib/results/result')
-const { seededRandom } = require('../../lib/compare/stats/random')
+const { seededRandom } = require('../../lib/core/random')
 
 function gaussian (random) {
   // Box–Muller; 1 - u keeps log() away from 0.

@@ -35,6 +35,8 @@ const everyOption: autocannon.Options = {
   maxOverallRequests: 100,
   connectionRate: 10,
   overallRate: 1000,
+  arrivals: 'poisson',
+  seed: 42,
   ignoreCoordinatedOmission: true,
   reconnectRate: 50,
   requests: [
@@ -163,8 +165,10 @@ expectType<Date>(result.start)
 expectType<string | string[]>(result.url)
 expectType<autocannon.LatencyHistogram | undefined>(result.latencyUncorrected)
 if (result.rate) {
-  expectType<number>(result.rate.target + result.rate.achieved + result.rate.late)
+  expectType<number>(result.rate.target + result.rate.achieved + result.rate.planned + result.rate.late)
   expectType<autocannon.Histogram | undefined>(result.rate.lateness)
+  expectType<'uniform' | 'poisson' | 'mixed'>(result.rate.arrivals)
+  expectType<number | undefined>(result.rate.seed)
 }
 {
   const g: autocannon.GeneratorHealth = result.generator
@@ -261,6 +265,7 @@ expectType<typeof autocannon>(autocannon.default)
     expectType<string>(out.searches[0].sentence)
   })()
   expectError(autocannon.findMaxRate({ url: 'http://localhost:3000' }))
+  expectError(autocannon({ url, overallRate: 10, arrivals: 'bursty' }))
   expectError(autocannon.findMaxRate({ url: 'http://localhost:3000', slos: ['p99<1s'], overallRate: 100 }))
   expectError(search.on('stepp', () => {}))
 }
