@@ -9,7 +9,8 @@
 // and reach the run only through this port, these methods and one flag:
 //   take(client, n) → how many of n requests may go now (their planned
 //     times are then in clientSetup.planned), takeAttempt(), giveBack(n),
-//     exhausted(), checkAmount(), onClientError(client, err, lost, cause),
+//     exhausted(), checkAmount(), onClientError(client, err, lost, cause,
+//     connected),
 //     onClientDone(client), onMismatch(client, body), onHookError(client,
 //     err), onResponseHookError(client, err, count), emitResponse(…) while
 //     `emitResponses` is set.
@@ -277,9 +278,12 @@ class Run {
 
   // A connection failed: `lost` requests ended with it (its requests in
   // flight, or the attempt itself). Counted per request, reported once.
-  onClientError (client, err, lost, cause) {
+  // An attempt to connect made after the last request was granted (an
+  // amount run's budget spent) ends nothing: not an error, not reported.
+  // A connected one is reported even so (a response for no request).
+  onClientError (client, err, lost, cause, connected) {
     if (lost > 0) this.recorder.requestErrors(lost, cause, codeOf(err))
-    if (this.events.listenerCount('reqError') > 0) this.events.emit('reqError', err)
+    if ((lost > 0 || connected) && this.events.listenerCount('reqError') > 0) this.events.emit('reqError', err)
     if (this.config.debug) {
       process.stderr.write(`autocannon: connection ${client.index}: ${maskSecrets(String(err && err.message))}` +
         (lost > 1 ? ` (${lost} requests lost)\n` : '\n'))

@@ -192,7 +192,7 @@ class Client extends EventEmitter {
     // The FIFO is emptied before the run hears of it: an amount run that
     // ends on these errors finds nothing of them still in flight.
     this.dropInFlight()
-    this.run.onClientError(this, err, lost, cause)
+    this.run.onClientError(this, err, lost, cause, connected)
   }
 
   dropInFlight () {
