@@ -420,43 +420,45 @@ http.createServer((req, res) => { n++; res.end('child ' + req.url) }).listen(0, 
 
   const early = await run(['--on-port', '/', '--', process.execPath, '-e', 'process.exit(3)'])
   t.equal(early.code, 1)
-  t.equal(early.stderr, `--on-port: the command exited (code 3) before listening on a port: ${process.execPath} -e process.exit(3)\n`)
+  t.equal(early.stderr, `Error: --on-port: the command exited (code 3) before listening on a port: ${process.execPath} -e process.exit(3)\n`)
 })
 
 t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
   const dir = tmpdir(t)
   const url = 'http://127.0.0.1:9'
   const missing = path.join(dir, 'missing')
+  // Each line starts as autocannon's: "Error: " and its message where it
+  // has one (upstream-messages.test.js), our detail in brackets.
   const cases = [
-    [['--bogus', url], 'Unknown option: --bogus (see autocannon --help)'],
-    [['-c', '2'], 'Missing URL: usage: autocannon [opts] URL (see autocannon --help)'],
-    [['-c', 'many', url], 'Invalid value for -c/--connections: "many" is not a number'],
-    [['-d', 'soon', url], 'Invalid value for -d/--duration: "soon" is not a number of seconds or a timestring such as 10s or 2m'],
-    [['-i', missing, url], `Failed to load input file: ENOENT: no such file or directory, open '${missing}'`],
-    [['--har', missing, url], `Failed to load HAR file content: ENOENT: no such file or directory, open '${missing}'`],
-    [['--cert', missing, url], `Failed to load cert file: ENOENT: no such file or directory, open '${missing}'`],
-    [['--key', missing, url], `Failed to load key file: ENOENT: no such file or directory, open '${missing}'`],
-    [['--ca', missing, url], `Failed to load ca file: ENOENT: no such file or directory, open '${missing}'`],
-    [['-F', '{"field": ', url], /^Invalid JSON or file where to get form data: -F\/--form is not valid JSON: .+\n$/],
-    [['http://bad host/'], 'Invalid URL "http://bad host/"'],
-    [['ftp://127.0.0.1/'], 'Invalid URL "ftp://127.0.0.1/": only http:// and https:// are supported'],
-    [['/no-port'], 'Invalid URL "/no-port": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT'],
-    [['-H', 'broken', url], 'An HTTP header was not correctly formatted: "broken" (use -H name=value or -H "name: value")'],
-    [['-d', '-1', url], 'Invalid value for -d/--duration: "-1" is not a number of seconds or a timestring such as 10s or 2m'],
-    [['http:///path'], 'Invalid URL "http:///path": no host (e.g. http://127.0.0.1:3000/path)'],
-    [['http://user:secretpass@127.0.0 .1:9/'], 'Invalid URL "http://user:***@127.0.0 .1:9/"'],
-    [['-F', '[1,2]', url], /^Invalid JSON or file where to get form data: -F\/--form \[1,2\] is not a JSON object of form fields.*\n$/],
-    [['-b', 'x', '-F', '{}', url], '-b/--body and -F/--form cannot be used together: each one is the request body (use one)'],
-    [['--ca', path.join(__dirname, '..', 'package.json'), 'https://127.0.0.1:9/'], /^--ca .*package\.json: no PEM certificate in it/],
+    [['--bogus', url], 'Error: Unknown option: --bogus (see autocannon --help)'],
+    [['-c', '2'], 'Error: Missing URL: usage: autocannon [opts] URL (see autocannon --help)'],
+    [['-c', 'many', url], 'Error: connections can not be less than 1 (-c/--connections: "many" is not a number)'],
+    [['-d', 'soon', url], 'Error: duration entered was in an invalid format (-d/--duration: "soon" is not a number of seconds or a timestring such as 10s or 2m)'],
+    [['-i', missing, url], `Error: ENOENT: no such file or directory, open '${missing}' (-i/--input ${missing} cannot be read)`],
+    [['--har', missing, url], `Error: Failed to load HAR file content: ENOENT: no such file or directory, open '${missing}' (--har ${missing})`],
+    [['--cert', missing, url], `Error: Failed to load cert file: ENOENT: no such file or directory, open '${missing}' (--cert ${missing})`],
+    [['--key', missing, url], `Error: Failed to load key file: ENOENT: no such file or directory, open '${missing}' (--key ${missing})`],
+    [['--ca', missing, url], `Error: Failed to load ca file: ENOENT: no such file or directory, open '${missing}' (--ca ${missing})`],
+    [['-F', '{"field": ', url], /^Error: Invalid JSON or file where to get form data \(-F\/--form is not valid JSON: .+\)\n$/],
+    [['http://bad host/'], 'Error: Invalid URL "http://bad host/"'],
+    [['ftp://127.0.0.1/'], 'Error: Invalid URL "ftp://127.0.0.1/": only http:// and https:// are supported'],
+    [['/no-port'], 'Error: Invalid URL "/no-port": a path needs the PORT environment variable (or --on-port); use a full URL or set PORT'],
+    [['-H', 'broken', url], 'Error: An HTTP header was not correctly formatted: broken (use -H name=value or -H "name: value")'],
+    [['-d', '-1', url], 'Error: duration can not be less than 0 (-d/--duration: "-1" is not a number of seconds or a timestring such as 10s or 2m)'],
+    [['http:///path'], 'Error: Invalid URL "http:///path": no host (e.g. http://127.0.0.1:3000/path)'],
+    [['http://user:secretpass@127.0.0 .1:9/'], 'Error: Invalid URL "http://user:***@127.0.0 .1:9/"'],
+    [['-F', '[1,2]', url], /^Error: Invalid JSON or file where to get form data \(-F\/--form \[1,2\] is not a JSON object of form fields.*\)\n$/],
+    [['-b', 'x', '-F', '{}', url], 'Error: -b/--body and -F/--form cannot be used together: each one is the request body (use one)'],
+    [['--ca', path.join(__dirname, '..', 'package.json'), 'https://127.0.0.1:9/'], /^Error: --ca .*package\.json: no PEM certificate in it/],
     // Caught by the library's own checks, told with the flag.
-    [['-p', '0', '-a', '1', url], 'Invalid value for -p/--pipelining: 0 must be an integer >= 1'],
-    [['-d', '0', url], 'Invalid value for -d/--duration: 0 must be a number of seconds > 0 (or set amount to run a number of requests)'],
-    [['-t', '0', url], 'Invalid value for -t/--timeout: 0 must be a number > 0'],
-    [['-R', '-5', url], 'Invalid value for -R/--overallRate: -5 must be a number of requests per second > 0'],
-    [['-w', '20', '-c', '10', url], '20 workers need at least as many connections (connections is 10): use fewer workers or more connections'],
-    [['-w', '2', '-c', '2', '-a', '1', url], '2 workers need an amount of at least 2 requests (amount is 1): use fewer workers'],
-    [['-c', '1000000', url], /^1000000 connections need about \d+ open files, but this process may open \d+ \(ulimit -n\): raise the limit \(ulimit -n \d+\) or use fewer connections\n$/],
-    [['-F', '{"f":{"type":"file","path":"nope.bin"}}', '-a', '1', url], /^Invalid value for -F\/--form: .*nope\.bin.*\n$/]
+    [['-p', '0', '-a', '10', url], 'Error: pipelining factor can not be less than 1 (-p/--pipelining: 0 must be an integer >= 1)'],
+    [['-d', '0', url], 'Error: Invalid value for -d/--duration: 0 must be a number of seconds > 0 (or set amount to run a number of requests)'],
+    [['-t', '0', url], 'Error: timeout must be greater than 0 (-t/--timeout: 0 must be a number > 0)'],
+    [['-R', '-5', url], 'Error: bailout overallRate can not be less than 1 (-R/--overallRate: -5 must be a number of requests per second > 0)'],
+    [['-a', '5', url], 'Error: connections cannot be greater than amount (-c/--connections: 10 is more than amount (5): each connection makes at least one request)'],
+    [['-w', '2', '-c', '1', '-a', '1', url], 'Error: 2 workers need an amount of at least 2 requests (amount is 1): use fewer workers'],
+    [['-c', '1000000', url], /^Error: 1000000 connections need about \d+ open files, but this process may open \d+ \(ulimit -n\): raise the limit \(ulimit -n \d+\) or use fewer connections\n$/],
+    [['-F', '{"f":{"type":"file","path":"nope.bin"}}', '-c', '1', '-a', '1', url], /^Error: ENOENT: no such file or directory, open '.*nope\.bin' \(-F\/--form: .*nope\.bin.*\)\n$/]
   ]
   await Promise.all(cases.map(async ([args, message]) => {
     const { code, stdout, stderr } = await run(args, { cwd: dir })

@@ -120,7 +120,9 @@ t.test('misbehaving servers: an error each, counted by cause and code, the amoun
       misbehaved++
       misbehave(socket)
     })
-    const { result: r, errors } = await withErrors(t, { url, connections: 2, amount: 30 })
+    // POST: a GET on a connection that had answered before is sent again
+    // when closed without a byte of answer (next test), a POST is not.
+    const { result: r, errors } = await withErrors(t, { url, connections: 2, amount: 30, method: 'POST' })
     const [causes, codes] = COUNTED_AS[name].map((x) => [].concat(x))
     t.equal(misbehaved, 10, `${name}: 10 misbehaved`)
     t.equal(r['2xx'], 20, `${name}: 20 good answers`)
@@ -151,7 +153,7 @@ t.test('misbehaving pipelined servers: every request in flight on a broken conne
       socket.broken = true
       setImmediate(() => MISBEHAVIOURS[name](socket))
     })
-    const { result: r, errors } = await withErrors(t, { url, connections: 2, pipelining: 5, amount: 100 })
+    const { result: r, errors } = await withErrors(t, { url, connections: 2, pipelining: 5, amount: 100, method: 'POST' })
     t.ok(misbehaved >= 1, `${name}: misbehaved ${misbehaved} times`)
     t.equal(errors.length, misbehaved, `${name}: one reqError per broken connection`)
     t.ok(r.errors >= misbehaved, `${name}: at least one error per broken connection (${r.errors})`)
@@ -161,6 +163,34 @@ t.test('misbehaving pipelined servers: every request in flight on a broken conne
     t.equal(r.requests.inFlight, 0)
     const codes = [].concat(COUNTED_AS[name][1])
     t.equal(codes.reduce((sum, c) => sum + (r.errorCodes[c] || 0), 0), r.errors, `${name}: all ${codes.join(' or ')}`)
+  }
+})
+
+t.test('a reused connection closed without a byte of answer: idempotent requests go again, counted once', async (t) => {
+  for (const pipelining of [1, 5]) {
+    // Every 10th request: the connection closes, unannounced.
+    let closed = 0
+    const { url } = await rawServer(t, (head, socket) => {
+      if (socket.broken) return
+      if (socket.answered === undefined) socket.answered = 0
+      // Only on a connection that has answered (a fresh one is an error:
+      // nothing would ever progress).
+      if (socket.answered === 0 || Math.random() > 0.1) {
+        socket.answered++
+        return OK
+      }
+      closed++
+      socket.broken = true
+      setImmediate(() => socket.end())
+    })
+    const { result: r, errors } = await withErrors(t, { url, connections: 2, pipelining, amount: 200 })
+    const label = `p${pipelining}`
+    t.ok(closed >= 1, `${label}: closed ${closed} times`)
+    t.equal(r.errors, 0, `${label}: no errors`)
+    t.equal(errors.length, 0, `${label}: nothing reported`)
+    t.equal(r.requests.total, 200, `${label}: every request of the amount answered once`)
+    t.ok(r.resent >= closed, `${label}: resent ${r.resent} (at least one per close)`)
+    t.equal(r.requests.sent, 200, `${label}: counted once`)
   }
 })
 

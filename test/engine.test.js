@@ -245,7 +245,7 @@ t.test('a header section over 16 KiB is an error, and the run goes on', async (t
 
 t.test('amount gives exactly that many responses, and sends no more', async (t) => {
   const { url, stats } = await rawServer(t, () => OK)
-  const runs = [[1, 1, 1], [1, 1, 7], [10, 1, 333], [7, 10, 1001], [50, 3, 49], [3, 10, 5], [4, 7, 10]]
+  const runs = [[1, 1, 1], [1, 1, 7], [10, 1, 333], [7, 10, 1001], [49, 3, 49], [3, 10, 5], [4, 7, 10]]
   for (const [connections, pipelining, amount] of runs) {
     const label = `-c ${connections} -p ${pipelining} -a ${amount}`
     stats.requests = 0

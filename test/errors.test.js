@@ -135,7 +135,7 @@ t.test('errors cross from worker threads with their class, code, message and fie
   t.equal(opt.message, 'invalid option "setupClient": "/x.js" could not be loaded as a function: nope')
   const timeout = through(new errors.RequestTimeoutError(2))
   t.ok(timeout instanceof errors.RequestTimeoutError)
-  t.same([timeout.code, timeout.message, timeout.name], ['AC_TIMEOUT', 'request timed out after 2s', 'RequestTimeoutError'])
+  t.same([timeout.code, timeout.message, timeout.detail, timeout.name], ['AC_TIMEOUT', 'request timed out', 'no response within 2 s', 'RequestTimeoutError'])
   const hook = through(new errors.HookError('requests[0].setupRequest', 'threw', new Error('boom')))
   t.ok(hook instanceof errors.HookError)
   t.equal(hook.hook, 'requests[0].setupRequest')

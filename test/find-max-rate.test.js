@@ -127,7 +127,7 @@ t.test('CLI: a live step table, the closing sentence, -j the whole search', asyn
   // One distribution per step: there is no one .hgrm to write.
   const hgrm = await run(['--findMaxRate', '--slo', 'p99<1s', '--hgrm', path.join(dir, 'x.hgrm'), url])
   t.equal(hgrm.code, 1)
-  t.match(hgrm.stderr, /^--hgrm and --findMaxRate cannot be used together: .*-j or --out keeps every step's histogram/)
+  t.match(hgrm.stderr, /^Error: --hgrm and --findMaxRate cannot be used together: .*-j or --out keeps every step's histogram/)
   t.equal(hgrm.stderr.trim().split('\n').length, 1)
   t.notOk(fs.existsSync(path.join(dir, 'x.hgrm')))
 })

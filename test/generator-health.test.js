@@ -51,7 +51,11 @@ t.test('the CLI prints the line after the tables, and the threshold holds it', a
   const calm = await run(['-c', '2', '-R', '50', '-d', '1', '-j', url])
   t.equal(calm.code, 0)
   const result = JSON.parse(calm.stdout)
-  t.notMatch(calm.stderr, /may have distorted/, 'a calm run prints no such line')
+  // A calm run prints no such line; on a loaded machine the generator may
+  // really have been late, and then the line is due: it follows the
+  // result's own figures, by the README's rule.
+  const due = distortion(result)
+  t.equal(/may have distorted/.test(calm.stderr), due !== null, `the line iff the rule says so (${due})`)
   t.same(Object.keys(result.generator), ['loopDelay', 'cpu', 'late', 'lateness'])
   t.ok(result.generator.cpu >= 0 && result.generator.cpu <= 1)
   t.equal(result.generator.late, result.rate.late)

@@ -83,7 +83,7 @@ t.test('what a pod cannot do is refused in one line', async (t) => {
     [['--shards', '2', '--shard', '0/2', 'http://example.com/'], /--shard is set by kube/],
     [['--shards', '2', '--startAt', '2001-01-01T00:00:00Z', 'http://example.com/'], /in the past/],
     [['--shards', '2', '--name', 'Load_Test', 'http://example.com/'], /Invalid value for --name/],
-    [['--shards', '2', '-c', 'x', 'http://example.com/'], /Invalid value for -c\/--connections/],
+    [['--shards', '2', '-c', 'x', 'http://example.com/'], /Error: connections can not be less than 1 \(-c\/--connections: "x" is not a number\)/],
     [['--shards', '2'], /Missing URL/]
   ]) {
     const out = await run(['kube', ...args])

@@ -57,9 +57,12 @@ t.test('the library refuses too many connections, with the code', async (t) => {
   await t.rejects(autocannon({ url: 'http://127.0.0.1:9', connections: limit + 1 }), { code: 'AC_TOO_MANY_CONNECTIONS', message: /ulimit -n/ })
 })
 
-t.test('workers: at most one per connection, and per request of an amount; a warning beyond the cores', async (t) => {
-  await t.rejects(autocannon({ url: 'http://127.0.0.1:9', workers: 20, connections: 10 }), { code: 'AC_TOO_MANY_WORKERS', message: /20 workers need at least as many connections \(connections is 10\)/ })
-  await t.rejects(autocannon({ url: 'http://127.0.0.1:9', workers: 4, connections: 10, amount: 3 }), { code: 'AC_TOO_MANY_WORKERS' })
+t.test('workers: one connection each at least (as autocannon), at most one per request of an amount; a warning beyond the cores', async (t) => {
+  const over = buildConfig({ url: 'http://127.0.0.1:9', workers: 4, connections: 2 })
+  t.equal(over.connections, 4, 'each worker runs one')
+  t.same(warnings(over, 8), [{ code: 'AC_WORKERS_OVER_CONNECTIONS', message: '4 workers for 2 connections: each worker runs one, so 4 connections run' }])
+  await t.rejects(autocannon({ url: 'http://127.0.0.1:9', workers: 4, connections: 2, amount: 3 }), { code: 'AC_TOO_MANY_WORKERS' })
+  await t.rejects(autocannon({ url: 'http://127.0.0.1:9', workers: 4, connections: 10, amount: 3 }), { message: 'connections cannot be greater than amount' })
   t.same(warnings(buildConfig({ url: 'http://127.0.0.1:9', workers: 4, connections: 10 }), 2), [{
     code: 'AC_WORKERS_OVER_CORES',
     message: '4 workers on 2 CPU cores: they compete for the cores; more than 2 rarely generates more load'

@@ -79,7 +79,8 @@ t.test('library: each refusal, from the table', async (t) => {
       if (!err) continue
       t.equal(err.code, 'AC_INVALID_OPTION', `${name}: ${JSON.stringify(value)}: ${err.message}`)
       t.equal(err.option, name)
-      t.match(err.message, name)
+      // autocannon's message for the option where it has one, else ours.
+      if (!err.upstream) t.match(err.message, name)
     }
   }
 })
@@ -119,7 +120,7 @@ t.test('an unknown key is named once, with the closest option, and never thrown'
   const listener = (w) => { if (w.code === 'AC_UNKNOWN_OPTION') seen.push(w.message) }
   process.on('warning', listener)
   t.teardown(() => process.removeListener('warning', listener))
-  const result = await autocannon({ url: URL_, amount: 1, timeout: 1, pipelinning: 2 })
+  const result = await autocannon({ url: URL_, connections: 1, amount: 1, timeout: 1, pipelinning: 2 })
   await new Promise((resolve) => setImmediate(resolve))
   t.equal(result.requests.sent + result.errors >= 1, true, 'the run went on')
   t.same(seen, ['unknown option "pipelinning" is ignored: did you mean "pipelining"?'])

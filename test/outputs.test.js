@@ -44,11 +44,11 @@ t.test('--html writes the report of the run; report re-renders saved runs', asyn
   const before = requests
   const unwritable = await run(['-c', '1', '-d', '1', '--html', path.join(dir, 'missing', 'r.html'), url])
   t.equal(unwritable.code, 1)
-  t.match(unwritable.stderr, /^--html .*missing.*: cannot write there \(no such directory\)\n$/)
+  t.match(unwritable.stderr, /^Error: --html .*missing.*: cannot write there \(no such directory\)\n$/)
   t.equal(requests, before, 'checked before the run: no request sent')
   const search = await run(['--findMaxRate', '--slo', 'p99<1s', '--html', path.join(dir, 'missing', 's.html'), url])
   t.equal(search.code, 1)
-  t.match(search.stderr, /^--html .*missing.*: cannot write there \(no such directory\)\n$/)
+  t.match(search.stderr, /^Error: --html .*missing.*: cannot write there \(no such directory\)\n$/)
   t.equal(requests, before, 'and before a capacity search: no probe sent')
 
   fs.writeFileSync(path.join(dir, 'notes.json'), '{"not": "a result"}')

@@ -353,7 +353,7 @@ t.test('CLI: --proxy, --proxy env, and the password in no output', async (t) => 
   for (const value of ['socks5://bench:wrong-pw-123@127.0.0.1:1080', 'http://bench:wrong-pw-123@', 'http://bench:wrong-pw-123@h:1/x']) {
     const bad = await runCli(['-a', '1', '--proxy', value, plain.url])
     t.equal(bad.code, 1, value)
-    t.match(bad.stderr, /^Invalid value for --proxy: "[^"]*bench:\*\*\*@[^"]*" .+\n$/, 'one line naming --proxy')
+    t.match(bad.stderr, /^Error: Invalid value for --proxy: "[^"]*bench:\*\*\*@[^"]*" .+\n$/, 'one line naming --proxy')
     noPassword(bad, 'bad --proxy')
   }
 

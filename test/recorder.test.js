@@ -202,7 +202,7 @@ t.test('snapshot shape', async (t) => {
   const snap = r.snapshot({ start, finish, inFlight: 1, targetRate: 50 })
   t.same(Object.keys(snap).sort(), [
     '1xx', '2xx', '3xx', '4xx', '5xx', 'busy', 'duration', 'errorCodes', 'errors', 'errorsByCause', 'finish', 'inFlight', 'late', 'latencies',
-    'latenciesUncorrected', 'lateness', 'loopDelay', 'mismatches', 'non2xx', 'planned', 'resets', 'samples', 'series', 'start',
+    'latenciesUncorrected', 'lateness', 'loopDelay', 'mismatches', 'non2xx', 'planned', 'resent', 'resets', 'samples', 'series', 'start',
     'statusCodeStats', 'targetRate', 'timeouts', 'totalBytes', 'totalCompletedRequests', 'totalRequests'
   ].sort())
   t.equal(snap.latencies, r.latency, 'in-process: the histogram itself')

@@ -97,5 +97,5 @@ t.test('--shard I/N and auto/N', async (t) => {
   t.match(out.stderr, /JOB_COMPLETION_INDEX/)
   const few = await run(['--shard', '0/4', '-c', '2', url])
   t.equal(few.code, 1)
-  t.match(few.stderr, /^4 shards need connections \(-c\) of at least 4/)
+  t.match(few.stderr, /^Error: 4 shards need connections \(-c\) of at least 4/)
 })

@@ -29,7 +29,7 @@ t.test('a time in the past is refused, one interval of lateness is not', async (
   const out = await run(['--startAt', new Date(Date.now() - 60000).toISOString(), '-d', '1', url])
   t.equal(out.code, 1)
   t.equal(out.stderr.trim().split('\n').length, 1, 'one line')
-  t.match(out.stderr, /^Invalid value for --startAt: ".*" is \d+\.\d s in the past, more than one sample interval/)
+  t.match(out.stderr, /^Error: Invalid value for --startAt: ".*" is \d+\.\d s in the past, more than one sample interval/)
   const seconds = await run(['--startAt', String(Math.floor(Date.now() / 1000) + 10), '-d', '1', url])
   t.match(seconds.stderr, /epoch milliseconds are expected, not seconds/, 'epoch seconds are recognised as a mistake')
 
@@ -111,5 +111,5 @@ t.test('the CLI says when it starts, and --out keeps the result', async (t) => {
   t.equal(JSON.parse(both.stdout).requests.total, JSON.parse(require('fs').readFileSync(file, 'utf8')).requests.total)
   const bad = await run(['--out', require('path').join(dir, 'no', 'such', 'dir', 'x.json'), url])
   t.equal(bad.code, 1)
-  t.match(bad.stderr, /^--out .*cannot write there \(no such directory\)/)
+  t.match(bad.stderr, /^Error: --out .*cannot write there \(no such directory\)/)
 })

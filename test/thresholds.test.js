@@ -116,6 +116,6 @@ t.test('CLI: exit 0 when met, 99 when not, 1 when malformed', async (t) => {
   const bad = await run(['-d', '1', '--threshold', 'p99 < soon', url])
   t.equal(bad.code, 1)
   t.equal(bad.stderr.split('\n').filter(Boolean).length, 1, 'one line')
-  t.match(bad.stderr, /^Invalid value for --threshold: "p99 < soon" is not a threshold/)
+  t.match(bad.stderr, /^Error: Invalid value for --threshold: "p99 < soon" is not a threshold/)
   t.equal(bad.stdout, '')
 })

@@ -382,6 +382,12 @@ declare namespace autocannon {
      * @default false
      */
     skipAggregateResult?: boolean
+    /**
+     * A warm-up run before the measured one, as in autocannon: the run's
+     * options with these over them (`connections`, `duration`…). Its
+     * events are not the instance's; its result is `result.warmup`.
+     */
+    warmup?: Partial<Omit<Options, 'warmup' | 'forever' | 'startAt'>>
 
     /**
      * Bytes of a response body kept for `expectBody`, `verifyBody`,
@@ -519,6 +525,8 @@ declare namespace autocannon {
    */
   export type WarningCode =
     | 'AC_WORKERS_OVER_CORES'
+    | 'AC_WORKERS_OVER_CONNECTIONS'
+    | 'AC_SHARD_PARTIAL'
     | 'AC_UNKNOWN_OPTION'
     | 'AC_HAR_OTHER_ORIGIN'
     | 'AC_HAR_NO_ENTRY'
@@ -610,6 +618,12 @@ declare namespace autocannon {
     non2xx: number
     /** Times a `setupRequest` restarted its sequence. */
     resets: number
+    /**
+     * Requests sent again on a new connection, counted once: the server
+     * closed theirs before a byte of their response (announced, or after
+     * answering on it before, for idempotent methods; RFC 9112 §9.3.1).
+     */
+    resent: number
     '1xx': number
     '2xx': number
     '3xx': number
@@ -666,6 +680,10 @@ declare namespace autocannon {
     thresholds?: ThresholdResult[]
     /** With the `shard` option: which part of the run this is (0-based). */
     shard?: { index: number, count: number }
+    /** CLI: the run was cut short by this signal (printed and written all the same). In a merge: how many results were, which shards, by which signals. */
+    partial?: { signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP' } | { results: number, shards: number[], signals: string[] }
+    /** With the `warmup` option: the warm-up's own result. */
+    warmup?: Result
     /** With the `startAt` option: the time the run waited for (a string when read back from JSON). */
     startAt?: Date
     /** In a result made by `autocannon merge`: what was merged. */
@@ -681,7 +699,7 @@ declare namespace autocannon {
       duplicates: number[]
       /** The latest start minus the earliest, as each machine's clock read it. */
       startSkewMs: number
-      warnings: Array<{ code: Extract<WarningCode, 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH'>, message: string }>
+      warnings: Array<{ code: Extract<WarningCode, 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH' | 'AC_SHARD_PARTIAL'>, message: string }>
     }
   }
 
@@ -708,6 +726,7 @@ declare namespace autocannon {
     mismatches: number
     non2xx: number
     resets: number
+    resent?: number
     targetRate: number
     late: number
     lateness?: string
@@ -745,11 +764,18 @@ declare namespace autocannon {
     code?: RaisedErrorCode | (string & {})
     /** With `AC_INVALID_OPTION`: the option at fault, e.g. `'connections'` or `'requests[2].setupRequest'`. */
     option?: string
+    /**
+     * Ours, when `message` is autocannon's own wording (which scripts
+     * compare with `===`): the value and what is accepted, or the file.
+     */
+    detail?: string
   }
 
   /** A failed connection or request: a system error (`ECONNREFUSED`…), a parser error (`HPE_*`) or a {@link CountedErrorCode}. */
   export interface RequestError extends Error {
     code?: CountedErrorCode | (string & {})
+    /** With `'request timed out'` (autocannon's message): what timed out. */
+    detail?: string
   }
 
   /** The events of an {@link Instance}, with their arguments. */
@@ -1119,7 +1145,7 @@ declare namespace autocannon {
   }
 
   /** What `parseArguments` returns for a command line that asks for a run. */
-  export interface ParsedOptions extends Options, CliOptions {
+  export interface ParsedOptions extends Omit<Options, 'warmup'>, CliOptions {
     url: string | string[]
     help?: undefined
     version?: undefined

@@ -8,7 +8,8 @@
 const fs = require('fs')
 const path = require('path')
 const { isUtf8 } = require('buffer')
-const { raise } = require('../core/errors')
+const { raise, InvalidOptionError } = require('../core/errors')
+const { UPSTREAM, upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
 const { parseDuration } = require('../config/config')
 const { checkUrl, withScheme } = require('../core/url')
@@ -29,6 +30,11 @@ const DEFAULTS = Object.fromEntries(Object.entries(OPTIONS)
 // Flags whose value may be a bracketed group: `--warmup [ -c 1 -d 3 ]`,
 // `--ca [ a.pem b.pem ]`.
 const GROUP_FLAGS = new Set(['-W', '--warmup', '--ca'])
+
+// Where parseArguments keeps the flags and files the TLS options were read
+// from, for the CLI's check before the run (checkTlsFiles); a symbol, so
+// that the options stay autocannon's.
+const TLS_FILES = Symbol.for('autocannon.tlsFiles')
 
 function flagName (name) {
   return name.length === 1 ? `-${name}` : `--${name}`
@@ -83,9 +89,20 @@ function argument (message) {
   return raise('AC_INVALID_ARGUMENT', message)
 }
 
+// A value the flag cannot take: in autocannon's words when it has some for
+// this option (the library's check would give the same), else ours.
+function invalid (option, raw, expected, format = true) {
+  const said = UPSTREAM.AC_INVALID_OPTION
+  let message = said[option]
+  if (option === 'duration') message = said[format ? 'durationFormat' : 'durationNegative']
+  if (option === 'sampleInt') message = said.sampleIntFormat
+  if (message === undefined) return argument(`Invalid value for ${describe(option)}: ${JSON.stringify(String(raw))} ${expected}`)
+  return new InvalidOptionError(option, String(raw), expected, message)
+}
+
 function integer (option, raw) {
   const n = number(option, raw)
-  if (!Number.isInteger(n)) throw argument(`Invalid value for ${describe(option)}: "${raw}" is not a whole number`)
+  if (!Number.isInteger(n)) throw invalid(option, raw, 'is not a whole number')
   return n
 }
 
@@ -94,7 +111,7 @@ function number (option, raw) {
   const n = Number(text)
   if (text === '' || !Number.isFinite(n)) {
     if (text === '') throw argument(`Missing value for ${describe(option)}`)
-    throw argument(`Invalid value for ${describe(option)}: "${raw}" is not a number`)
+    throw invalid(option, raw, 'is not a number')
   }
   return n
 }
@@ -107,7 +124,7 @@ function duration (option, raw) {
   try {
     return parseDuration(text)
   } catch {
-    throw argument(`Invalid value for ${describe(option)}: "${raw}" is not a number of seconds or a timestring such as 10s or 2m`)
+    throw invalid(option, raw, 'is not a number of seconds or a timestring such as 10s or 2m', !text.startsWith('-'))
   }
 }
 
@@ -135,7 +152,8 @@ function parseHeaders (values) {
     const name = at > 0 ? text.slice(0, at).trim() : ''
     if (name === '') {
       // Only the start of it: a malformed header may still hold a secret.
-      throw argument(`An HTTP header was not correctly formatted: "${text.slice(0, 12)}${text.length > 12 ? '…' : ''}" (use -H name=value or -H "name: value")`)
+      throw raise('AC_INVALID_ARGUMENT', upstream('header', { header: `${text.slice(0, 12)}${text.length > 12 ? '…' : ''}` }),
+        'use -H name=value or -H "name: value"')
     }
     headers[name] = text.slice(at + 1)
   }
@@ -163,13 +181,14 @@ function parseWarmup (tokens) {
   return warmup
 }
 
-// The message is autocannon's ("Failed to load cert file: ENOENT: …")
-// unless `lead` replaces its "Failed to load" start.
-function readFile (what, file, encoding, lead = 'Failed to load ') {
+// The message is autocannon's: `upstream` names its words ("Failed to
+// load cert file: ENOENT: …"); without one, the file system's own message,
+// as autocannon lets it through. `detail` is ours.
+function readFile (file, encoding, { upstream: name, detail }) {
   try {
     return fs.readFileSync(file, encoding)
   } catch (err) {
-    throw raise('AC_FILE_UNREADABLE', `${lead}${what}: ${err.message}`)
+    throw raise('AC_FILE_UNREADABLE', name ? upstream(name, { error: err.message }) : err.message, detail)
   }
 }
 
@@ -180,8 +199,8 @@ function isFormObject (value) {
 // -F: JSON text is parsed here; anything else is a file, read and checked
 // here but handed over by path, so the library resolves the relative file
 // paths in it against the file's directory.
-// autocannon's message for any -F it cannot read; ours adds the detail.
-const FORM_UNREADABLE = 'Invalid JSON or file where to get form data'
+// autocannon's message for any -F it cannot read; ours is the detail.
+const FORM_UNREADABLE = upstream('form')
 
 function parseForm (raw) {
   const text = String(raw).trim()
@@ -190,22 +209,22 @@ function parseForm (raw) {
     try {
       value = JSON.parse(text)
     } catch (err) {
-      if (text.startsWith('{') || text.startsWith('[')) throw argument(`${FORM_UNREADABLE}: -F/--form is not valid JSON: ${err.message}`)
+      if (text.startsWith('{') || text.startsWith('[')) throw raise('AC_INVALID_ARGUMENT', FORM_UNREADABLE, `-F/--form is not valid JSON: ${err.message}`)
     }
     if (value !== undefined && !fs.existsSync(text)) {
-      if (!isFormObject(value)) throw argument(`${FORM_UNREADABLE}: -F/--form ${text.slice(0, 40)} is not a JSON object of form fields (e.g. '{ "name": { "type": "text", "value": "x" } }')`)
+      if (!isFormObject(value)) throw raise('AC_INVALID_ARGUMENT', FORM_UNREADABLE, `-F/--form ${text.slice(0, 40)} is not a JSON object of form fields (e.g. '{ "name": { "type": "text", "value": "x" } }')`)
       return value
     }
   }
   const file = path.resolve(text)
-  const content = readFile(`${FORM_UNREADABLE}: -F/--form file`, file, 'utf8', '')
+  const content = readFile(file, 'utf8', { upstream: 'form', detail: `-F/--form file: ${text} cannot be read` })
   let value
   try {
     value = JSON.parse(content)
   } catch (err) {
-    throw raise('AC_FILE_UNREADABLE', `${FORM_UNREADABLE}: the -F/--form file ${text} is not valid JSON: ${err.message}`)
+    throw raise('AC_FILE_UNREADABLE', FORM_UNREADABLE, `the -F/--form file ${text} is not valid JSON: ${err.message}`)
   }
-  if (!isFormObject(value)) throw raise('AC_FILE_UNREADABLE', `${FORM_UNREADABLE}: the -F/--form file ${text} must hold a JSON object of form fields`)
+  if (!isFormObject(value)) throw raise('AC_FILE_UNREADABLE', FORM_UNREADABLE, `the -F/--form file ${text} must hold a JSON object of form fields`)
   return file
 }
 
@@ -359,7 +378,7 @@ function parseArguments (argv, env = process.env) {
     // A string, as autocannon's parseArguments gives it (scripts compare
     // or concatenate it); a file that is not UTF-8 text stays a Buffer, so
     // a binary body is sent byte for byte instead of with U+FFFD in it.
-    const bytes = readFile('input file', opts.input)
+    const bytes = readFile(opts.input, undefined, { detail: `-i/--input ${opts.input} cannot be read` })
     opts.body = isUtf8(bytes) ? bytes.toString('utf8') : bytes
     delete opts.input
   }
@@ -368,18 +387,20 @@ function parseArguments (argv, env = process.env) {
   if (opts.form !== undefined && !a.method) opts.method = 'POST'
 
   if (opts.har !== undefined) {
-    // Every failure starts as autocannon's: "Failed to load HAR file content: …".
-    const text = readFile('HAR file content', opts.har, 'utf8')
+    // Every failure is autocannon's "Failed to load HAR file content: "
+    // and the error's own message.
+    const detail = `--har ${opts.har}`
+    const text = readFile(opts.har, 'utf8', { upstream: 'harFile', detail })
     let har
     try {
       har = JSON.parse(text)
     } catch (err) {
-      throw raise('AC_FILE_UNREADABLE', `Failed to load HAR file content: ${opts.har} is not valid JSON: ${err.message}`)
+      throw raise('AC_FILE_UNREADABLE', upstream('harFile', { error: err.message }), `${detail} is not valid JSON`)
     }
     try {
       require('../config/har').harEntries(har)
     } catch (err) {
-      throw raise('AC_FILE_UNREADABLE', `Failed to load HAR file content: Could not parse HAR content: ${err.message} (--har ${opts.har})`)
+      throw raise('AC_FILE_UNREADABLE', upstream('harFile', { error: upstream('har', { reason: err.message }) }), detail)
     }
     opts.har = har
   }
@@ -388,20 +409,31 @@ function parseArguments (argv, env = process.env) {
   delete opts.ca
   if (opts.cert !== undefined || opts.key !== undefined || ca.length > 0) {
     opts.tlsOptions = {}
-    if (opts.cert !== undefined) opts.tlsOptions.cert = readFile('cert file', opts.cert)
-    if (opts.key !== undefined) opts.tlsOptions.key = readFile('key file', opts.key)
-    if (ca.length > 0) opts.tlsOptions.ca = ca.map((file) => readFile('ca file', file))
-    // Checked here to name the flag and the file; the library checks again.
-    require('../config/tls-check').checkTlsOptions(opts.tlsOptions, {
-      cert: `--cert ${opts.cert}`,
-      key: `--key ${opts.key}`,
-      ca: ca.map((file) => `--ca ${file}`)
-    })
+    if (opts.cert !== undefined) opts.tlsOptions.cert = readFile(opts.cert, undefined, { upstream: 'certFile', detail: `--cert ${opts.cert}` })
+    if (opts.key !== undefined) opts.tlsOptions.key = readFile(opts.key, undefined, { upstream: 'keyFile', detail: `--key ${opts.key}` })
+    if (ca.length > 0) opts.tlsOptions.ca = ca.map((file) => readFile(file, undefined, { upstream: 'caFile', detail: `--ca ${file}` }))
+    // Read, not checked, as autocannon's parseArguments does (a key may
+    // want a passphrase the library call gives): the CLI checks them before
+    // the run (checkTlsFiles), naming the flag and the file.
+    opts[TLS_FILES] = { cert: `--cert ${opts.cert}`, key: `--key ${opts.key}`, ca: ca.map((file) => `--ca ${file}`) }
   }
   delete opts.cert
   delete opts.key
 
   return opts
+}
+
+// The CLI's check of --cert, --key and --ca before the run, naming the
+// flag and the file (the library checks tlsOptions again, by its names).
+// No flag gives a passphrase: an encrypted key is refused here, in one
+// line saying what to do.
+function checkTlsFiles (opts) {
+  const names = opts[TLS_FILES]
+  if (names === undefined || opts.tlsOptions === undefined) return
+  require('../config/tls-check').checkTlsOptions(opts.tlsOptions, {
+    ...names,
+    passphrase: 'no flag gives its passphrase: decrypt it (openssl pkey -in KEY -out PLAIN) or call the library with tlsOptions.passphrase'
+  })
 }
 
 // parseArguments' options that autocannon() takes: those of the table's
@@ -426,4 +458,4 @@ function searchOptions (opts) {
   return out
 }
 
-module.exports = { parseArguments, libraryOptions, searchOptions, OPTIONS, describe }
+module.exports = { parseArguments, checkTlsFiles, libraryOptions, searchOptions, OPTIONS, describe }

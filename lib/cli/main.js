@@ -12,8 +12,9 @@
 // Exit code 0 after a run, 1 with a single line on stderr for bad input.
 
 const fs = require('fs')
+const os = require('os')
 const path = require('path')
-const { parseArguments, libraryOptions, OPTIONS, describe } = require('./args')
+const { parseArguments, checkTlsFiles, libraryOptions, OPTIONS, describe } = require('./args')
 const { EXIT, Interrupted, thresholdsExitCode } = require('./exit-codes')
 const { maskSecrets } = require('../core/redact')
 const { raise } = require('../core/errors')
@@ -30,35 +31,52 @@ const COMMANDS = {
   kube: './kube'
 }
 
-// One line, with the flag the user typed when the library names an option.
+// One line, starting as autocannon's error lines do ("Error: " and its
+// message), with our detail after it, and the flag the user typed when
+// the library names an option.
 function oneLine (err) {
+  let line
   if (err && err.code === 'AC_INVALID_OPTION' && Object.prototype.hasOwnProperty.call(OPTIONS, err.option)) {
-    // autocannon's wording first, when it has some, for scripts that match it.
-    const line = err.lead
-      ? `${err.lead}: invalid value for ${describe(err.option)}: ${err.detail}`
+    line = err.upstream
+      ? `${err.message} (${describe(err.option)}: ${err.detail})`
       : `Invalid value for ${describe(err.option)}: ${err.detail}`
-    return line.split('\n')[0]
+  } else {
+    const message = String(err && err.message !== undefined ? err.message : err)
+    line = err && typeof err.detail === 'string' ? `${message} (${err.detail})` : message
   }
-  const message = err && err.message !== undefined ? err.message : String(err)
-  return maskSecrets(String(message).split('\n')[0])
+  // A JSON parser's message quotes the input, newlines and all.
+  line = maskSecrets(line.replace(/\s*\n\s*/g, ' ').trim())
+  // A run that got no response is told as the summary's last line, not as
+  // an error of the input.
+  return err && err.code === 'AC_NO_RESPONSE' ? line : `Error: ${line}`
 }
 
 function fail (err) {
+  flushWarnings()
   process.stderr.write(`${oneLine(err)}\n`)
   process.exitCode = EXIT.FAILED
 }
 
-// Our warnings as one plain line each; anything else as Node prints it.
+// Our warnings as one plain line each, held until the tables are out: the
+// header ("Running 1s test @ …", the connections and workers lines) comes
+// first, as in autocannon, whose scripts read those lines first. Anything
+// else as Node prints it.
+const heldWarnings = []
+
 function printWarnings () {
   const defaults = process.listeners('warning')
   process.removeAllListeners('warning')
   process.on('warning', (warning) => {
     if (warning && Object.prototype.hasOwnProperty.call(WARNINGS, warning.code)) {
-      process.stderr.write(`${warningLine(warning)}\n`)
+      heldWarnings.push(warningLine(warning))
     } else {
       for (const listener of defaults) listener(warning)
     }
   })
+}
+
+function flushWarnings () {
+  for (const line of heldWarnings.splice(0)) process.stderr.write(`${line}\n`)
 }
 
 function main (argv) {
@@ -67,6 +85,7 @@ function main (argv) {
   try {
     opts = parseArguments(argv)
     checkDestinations(opts)
+    checkTlsFiles(opts)
   } catch (err) {
     return fail(err)
   }
@@ -88,10 +107,14 @@ function main (argv) {
     process.exit(1)
   })
 
+  // Stopped by SIGTERM or SIGHUP: 128 + its number, as a shell reports a
+  // process the signal ended (Ctrl-C keeps 130 for "nothing to show" and
+  // the run's own code otherwise).
+  const signalled = () => stoppedBy !== null && stoppedBy !== 'SIGINT' ? 128 + os.constants.signals[stoppedBy] : null
   return start(opts).then((code) => {
-    process.exitCode = code
+    process.exitCode = signalled() || code
   }, (err) => {
-    if (err instanceof Interrupted) process.exitCode = EXIT.INTERRUPTED
+    if (err instanceof Interrupted) process.exitCode = signalled() || EXIT.INTERRUPTED
     else fail(err)
   })
 }
@@ -100,6 +123,8 @@ function main (argv) {
 // options ask. Resolves to the result.
 function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
   const libOpts = libraryOptions(opts)
+  // The CLI runs the warm-up itself, with a progress bar of its own.
+  delete libOpts.warmup
   if (warmup) {
     Object.assign(libOpts, opts.warmup)
     // A warmup given a duration runs for it, even before an amount run.
@@ -129,23 +154,34 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
       // Each result (each round with -f) goes to every output asked for.
       instance.on('done', (result) => {
         if (warmupResult) result.warmup = warmupResult
+        // Cut short by a signal: merge and compare are told.
+        if (stoppedBy !== null) result.partial = { signal: stoppedBy }
         writeOutputs(result, opts)
+        flushWarnings()
       })
     }
     return instance
   })
 }
 
+// The signals that stop a run as Ctrl-C does: a terminal closed (SIGHUP),
+// `kill`, systemd, Docker or a Kubernetes pod deleted (SIGTERM).
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
+// Set to the signal that stopped the run: its result is marked partial.
+let stoppedBy = null
+
 async function start (opts) {
   // The warm-up, the run (or its -f rounds) or the search: one session.
-  // Ctrl-C stops it, and the run still ends with its results; a second
-  // one gives up at once.
+  // A signal stops it, the run still ends with its results (printed and
+  // written), and the command started with --on-port gets the signal; a
+  // second signal gives up at once (the command is killed on exit).
   const session = new Session()
-  const onSigint = () => {
-    if (session.stopped) process.exit(EXIT.INTERRUPTED)
+  const onSignal = (signal) => {
+    if (session.stopped) process.exit(128 + os.constants.signals[signal])
+    stoppedBy = signal
     session.stop()
   }
-  process.on('SIGINT', onSigint)
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
 
   let command = null
   try {
@@ -169,8 +205,9 @@ async function start (opts) {
     // The table already said it, unless -j kept stderr quiet.
     return thresholdsExitCode(result && result.thresholds, { tablesShown: opts.renderResultsTable })
   } finally {
-    process.removeListener('SIGINT', onSigint)
-    if (command) await command.stop()
+    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal)
+    if (command) await command.stop(stoppedBy || undefined)
+    flushWarnings()
   }
 }
 

@@ -31,6 +31,9 @@ function pointAt (url, { port, address }) {
 
 // Starts the command after `--` with detect-port.js preloaded, and resolves
 // once it listens, to { listening: { port, address }, stop() }.
+// How long the command has to exit after the signal, before SIGKILL.
+const GRACE_MS = 3000
+
 function startCommand (opts, session) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-'))
   const socketPath = path.join(dir, 'port.sock')
@@ -58,7 +61,9 @@ function startCommand (opts, session) {
   // However autocannon ends (a second Ctrl-C, a crash), the command ends too.
   const killOnExit = () => { if (child && !exited && child.pid !== undefined) kill('SIGKILL') }
   process.once('exit', killOnExit)
-  const stop = () => new Promise((resolve) => {
+  // The signal that stopped us goes to the command first (SIGTERM when the
+  // run simply ended), then SIGKILL if it has not exited after a grace.
+  const stop = (signal = 'SIGTERM') => new Promise((resolve) => {
     cleanup()
     if (exited || !child || child.pid === undefined) {
       process.removeListener('exit', killOnExit)
@@ -68,8 +73,8 @@ function startCommand (opts, session) {
       process.removeListener('exit', killOnExit)
       resolve()
     })
-    kill('SIGTERM')
-    setTimeout(() => kill('SIGKILL'), 3000).unref()
+    kill(signal)
+    setTimeout(() => kill('SIGKILL'), GRACE_MS).unref()
   })
 
   return new Promise((resolve, reject) => {

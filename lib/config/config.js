@@ -15,6 +15,7 @@ const { InvalidOptionError, raise } = require('../core/errors')
 const { isToken, checkBody } = require('../core/http-syntax')
 const { withScheme, checkUrl, basicAuth, unbracket, hostHeader } = require('../core/url')
 const { maskSecrets } = require('../core/redact')
+const { UPSTREAM, upstream } = require('../core/upstream-messages')
 
 // Defaults, kinds and help of every option: lib/core/options.js.
 const { OPTIONS, DEFAULTS } = require('../core/options')
@@ -23,8 +24,12 @@ const { OPTIONS, DEFAULTS } = require('../core/options')
 const ARRIVALS = Object.freeze(['uniform', 'poisson'])
 const MAX_SEED = 0xffffffff
 
-function fail (option, value, expected) {
-  throw new InvalidOptionError(option, value, expected)
+// An option autocannon also refuses is refused in its words (its users
+// compare them); ours follow in err.detail.
+const SAID = UPSTREAM.AC_INVALID_OPTION
+
+function fail (option, value, expected, message = SAID[option]) {
+  throw new InvalidOptionError(option, value, expected, message)
 }
 
 // Accepts numbers and numeric strings ("10"), as the CLI and JSON configs
@@ -32,7 +37,7 @@ function fail (option, value, expected) {
 function toNumber (option, value) {
   if (typeof value === 'number') return value
   if (typeof value === 'string' && value.trim() !== '' && !isNaN(Number(value))) return Number(value)
-  return fail(option, value, 'must be a number')
+  return fail(option, value, 'must be a number', option === 'sampleInt' ? SAID.sampleIntFormat : SAID[option])
 }
 
 function integer (opts, option, min) {
@@ -58,6 +63,8 @@ function positiveNumber (opts, option) {
   const value = opts[option]
   if (value === undefined || value === null) return OPTIONS[option].default
   const n = toNumber(option, value)
+  if (option === 'sampleInt' && !isFinite(n)) fail(option, value, 'must be a number > 0', SAID.sampleIntFormat)
+  if (option === 'sampleInt' && n < 0) fail(option, value, 'must be a number > 0', SAID.sampleIntNegative)
   if (!(n > 0) || !isFinite(n)) fail(option, value, 'must be a number > 0')
   return n
 }
@@ -77,7 +84,8 @@ function optionalRate (opts, option) {
 function parseDuration (value) {
   if (value === undefined || value === null) return DEFAULTS.duration
   if (typeof value === 'number') {
-    if (!(value >= 0) || !isFinite(value)) fail('duration', value, 'must be a number of seconds > 0')
+    if (value < 0) fail('duration', value, 'must be a number of seconds > 0', SAID.durationNegative)
+    if (!(value >= 0) || !isFinite(value)) fail('duration', value, 'must be a number of seconds > 0', SAID.durationFormat)
     return value
   }
   if (typeof value === 'string') {
@@ -90,7 +98,9 @@ function parseDuration (value) {
       } catch {}
     }
   }
-  return fail('duration', value, 'must be a number of seconds > 0 or a timestring such as "10s" or "2m"')
+  const negative = typeof value === 'string' && /^\s*-\d/.test(value)
+  return fail('duration', value, 'must be a number of seconds > 0 or a timestring such as "10s" or "2m"',
+    negative ? SAID.durationNegative : SAID.durationFormat)
 }
 
 // proxyFor(url): the target's proxy (proxy.js), or undefined to go
@@ -177,9 +187,9 @@ function checkRequests (requests, inWorkers) {
   return Object.freeze(requests.map((r, i) => {
     if (r === null || typeof r !== 'object') fail(`requests[${i}]`, r, 'must be an object')
     for (const hook of ['setupRequest', 'onResponse']) {
-      if (!isFunctionOrPath(r[hook])) fail(`requests[${i}].${hook}`, r[hook], 'must be a function (or a file path)')
+      if (!isFunctionOrPath(r[hook])) fail(`requests[${i}].${hook}`, r[hook], 'must be a function (or a file path)', upstream('hook', { hook }))
       if (inWorkers && typeof r[hook] === 'function') {
-        fail(`requests[${i}].${hook}`, r[hook], 'must be an absolute file path when workers are used (functions cannot be sent to a worker)')
+        fail(`requests[${i}].${hook}`, r[hook], 'must be an absolute file path when workers are used (functions cannot be sent to a worker)', upstream('hook', { hook }))
       }
     }
     const out = { ...r }
@@ -306,7 +316,8 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     throw new InvalidOptionError('opts', opts, 'must be an object with at least a url')
   }
   const rawUrls = Array.isArray(opts.url) ? opts.url : (opts.url === undefined ? [] : [opts.url])
-  if (rawUrls.length === 0) fail('url', opts.url, 'is required (a string or an array of strings)')
+  if (rawUrls.length === 0 || opts.url === '') fail('url', opts.url, 'is required (a string or an array of strings)', SAID.urlMissing)
+  if (rawUrls.some((u) => typeof u !== 'string')) fail('url', opts.url, 'must be a string or an array of strings', SAID.urlType)
   const socketPath = opts.socketPath
   if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) {
     fail('socketPath', socketPath, 'must be a path string')
@@ -325,13 +336,13 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   const workers = byKind(opts, 'workers')
   const method = opts.method === undefined ? (opts.form ? 'POST' : DEFAULTS.method) : opts.method
   if (typeof method !== 'string' || !isToken(method)) {
-    fail('method', method, 'must be an HTTP method such as GET or POST')
+    fail('method', method, 'must be an HTTP method such as GET or POST', upstream('method', { method }))
   }
 
   for (const hook of ['setupClient', 'verifyBody']) {
-    if (!isFunctionOrPath(opts[hook])) fail(hook, opts[hook], 'must be a function (or a file path)')
+    if (!isFunctionOrPath(opts[hook])) fail(hook, opts[hook], 'must be a function (or a file path)', upstream('hook', { hook }))
     if (workers && typeof opts[hook] === 'function') {
-      fail(hook, opts[hook], 'must be an absolute file path when workers are used (functions cannot be sent to a worker)')
+      fail(hook, opts[hook], 'must be an absolute file path when workers are used (functions cannot be sent to a worker)', upstream('hook', { hook }))
     }
   }
 
@@ -420,13 +431,13 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     fail('arrivals', config.arrivals, 'spaces the sends of a rate: give overallRate (-R), connectionRate (-r) or stages with it')
   }
   if (config.ignoreCoordinatedOmission && !config.connectionRate && !config.overallRate && !config.stages) {
-    fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate, overallRate or stages')
+    fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate, overallRate or stages', SAID.ignoreCoordinatedOmission)
   }
   if (config.forever && callbackGiven) {
-    fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead')
+    fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead', SAID.foreverCallback)
   }
   if (config.forever && config.workers) {
-    fail('forever', true, 'is not supported together with workers')
+    fail('forever', true, 'is not supported together with workers', SAID.foreverWorkers)
   }
   if (config.duration === 0 && !config.amount) {
     fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
@@ -434,8 +445,13 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (opts.body !== undefined && opts.body !== null && opts.form !== undefined && opts.form !== null) {
     throw raise('AC_CONFLICTING_OPTIONS', 'body and form cannot be used together: the form is the body (use one of them)')
   }
+  if (config.amount && config.connections > config.amount) {
+    fail('connections', config.connections, `is more than amount (${config.amount}): each connection makes at least one request`, SAID.connectionsOverAmount)
+  }
   if (config.workers > config.connections) {
-    throw raise('AC_TOO_MANY_WORKERS', `${config.workers} workers need at least as many connections (connections is ${config.connections}): use fewer workers or more connections`)
+    // As autocannon: each worker runs at least one connection.
+    config.connectionsAsked = config.connections
+    config.connections = config.workers
   }
   if (config.workers && config.amount && config.amount < config.workers) {
     throw raise('AC_TOO_MANY_WORKERS', `${config.workers} workers need an amount of at least ${config.workers} requests (amount is ${config.amount}): use fewer workers`)

@@ -9,14 +9,15 @@
 const fs = require('fs')
 const path = require('path')
 const { InvalidOptionError } = require('../core/errors')
+const { upstream } = require('../core/upstream-messages')
 
 // JSON.parse messages may quote the input, newlines and all.
 function oneLine (message) {
   return message.replace(/\s+/g, ' ').trim()
 }
 
-// autocannon's message for a form it cannot read; ours follows it.
-const UNREADABLE = 'Invalid JSON or file where to get form data'
+// autocannon's message for a form it cannot read; ours is the detail.
+const UNREADABLE = upstream('form')
 
 function fail (value, expected) {
   throw new InvalidOptionError('form', value, expected, UNREADABLE)
@@ -63,7 +64,8 @@ function readUpload (field, filePath, dir) {
       return { buffer: fs.readFileSync(candidate), file: candidate }
     } catch (err) {
       if (err.code !== 'ENOENT' || candidate === candidates[candidates.length - 1]) {
-        throw new InvalidOptionError('form', filePath, `(the file of field "${field}") cannot be read: ${err.code === 'ENOENT' ? 'it does not exist' : err.message}`)
+        // autocannon's message is the file system's own.
+        throw new InvalidOptionError('form', filePath, `(the file of field "${field}") cannot be read: ${err.code === 'ENOENT' ? 'it does not exist' : err.message}`, err.message)
       }
     }
   }
@@ -83,18 +85,18 @@ function buildForm (form) {
     if (type === 'text') {
       const value = spec.value
       if (value === undefined || value === null) {
-        throw new InvalidOptionError('form', spec, `(field "${field}") has type "text" but no "value"`, `Missing key 'value' in form object for key '${field}'`)
+        throw new InvalidOptionError('form', spec, `(field "${field}") has type "text" but no "value"`, upstream('formValue', { key: field }))
       }
       data.append(field, typeof value === 'string' ? value : (typeof value === 'object' ? JSON.stringify(value) : String(value)))
     } else if (type === 'file') {
       if (typeof spec.path !== 'string' || spec.path === '') {
-        throw new InvalidOptionError('form', spec, `(field "${field}") has type "file" but no "path"`, `Missing key 'path' in form object for key '${field}'`)
+        throw new InvalidOptionError('form', spec, `(field "${field}") has type "file" but no "path"`, upstream('formPath', { key: field }))
       }
       const { buffer, file } = readUpload(field, spec.path, dir)
       const options = spec.options && typeof spec.options === 'object' ? spec.options : {}
       data.append(field, buffer, { filename: path.basename(file), ...options })
     } else {
-      throw new InvalidOptionError('form', spec, `(field "${field}") needs a "type" of "text" or "file"`, 'A \'type\' key with value \'text\' or \'file\' should be specified')
+      throw new InvalidOptionError('form', spec, `(field "${field}") needs a "type" of "text" or "file"`, upstream('formType'))
     }
   }
   return { body: data.getBuffer(), headers: data.getHeaders() }

@@ -7,20 +7,19 @@
 
 const fs = require('fs')
 const { InvalidOptionError } = require('../core/errors')
-const { warning, warningLine } = require('../core/warnings')
+const { upstream } = require('../core/upstream-messages')
+const { emitWarning } = require('../core/warnings')
 
 // JSON.parse messages may quote the input, newlines and all.
 function oneLine (message) {
   return message.replace(/\s+/g, ' ').trim()
 }
 
-// autocannon's wording for a HAR it cannot read, and for one that is not
-// a HAR; ours follows it.
-const UNREADABLE = 'Failed to load HAR file content'
-const NOT_A_HAR = 'Could not parse HAR content'
-
-function fail (value, expected, lead = UNREADABLE) {
-  throw new InvalidOptionError('har', value, expected, lead)
+// The message is autocannon's: the reading's own error after its "Failed
+// to load HAR file content: ", or its "Could not parse HAR content: " and
+// what is wrong; ours is the detail.
+function fail (value, expected, message) {
+  throw new InvalidOptionError('har', value, expected, message)
 }
 
 // The HAR as an object: the parsed content, a JSON string, or a file path.
@@ -32,29 +31,29 @@ function readHar (har) {
     try {
       return JSON.parse(text)
     } catch (err) {
-      return fail('(HAR content)', `is not valid JSON: ${oneLine(err.message)}`)
+      return fail('(HAR content)', 'is not valid JSON', upstream('harFile', { error: oneLine(err.message) }))
     }
   }
   let content
   try {
     content = fs.readFileSync(text, 'utf8')
   } catch (err) {
-    return fail(har, `cannot be read: ${err.code === 'ENOENT' ? 'the file does not exist' : err.message}`)
+    return fail(har, `cannot be read: ${err.code === 'ENOENT' ? 'the file does not exist' : err.message}`, upstream('harFile', { error: err.message }))
   }
   try {
     return JSON.parse(content)
   } catch (err) {
-    return fail(har, `is not valid JSON: ${oneLine(err.message)}`)
+    return fail(har, 'is not valid JSON', upstream('harFile', { error: oneLine(err.message) }))
   }
 }
 
-function headersOf (list, where) {
+function headersOf (list, entry) {
   const headers = {}
   if (list === undefined) return headers
-  if (!Array.isArray(list)) throw new Error(`${where}: "headers" is not an array`)
+  if (!Array.isArray(list)) throw new Error(upstream('harHeaders', { i: entry }))
   list.forEach((h, j) => {
     if (!h || typeof h !== 'object' || typeof h.name !== 'string' || typeof h.value !== 'string') {
-      throw new Error(`${where}, header #${j + 1}: needs a string "name" and "value"`)
+      throw new Error(upstream('harHeader', { i: entry, j: j + 1 }))
     }
     // HTTP/2 pseudo-headers (:authority, :path...) have no HTTP/1.1 form;
     // the framing headers are ours to write.
@@ -82,14 +81,15 @@ function bodyOf (postData) {
 // `requests` form; throws an Error saying what is wrong when it is not a
 // HAR. (Also the CLI's check of --har, before anything runs.)
 function harEntries (har) {
-  if (!har || typeof har !== 'object' || !har.log || typeof har.log !== 'object' || !Array.isArray(har.log.entries)) {
-    throw new Error('it has no log.entries array')
+  // autocannon's reasons, where it has one (parseHAR.js).
+  if (!har || typeof har !== 'object' || !har.log || typeof har.log !== 'object' || !Array.isArray(har.log.entries) ||
+    har.log.entries.length === 0) {
+    throw new Error(upstream('harNoEntries'))
   }
-  if (har.log.entries.length === 0) throw new Error('log.entries is empty')
   return har.log.entries.map((entry, i) => {
     const where = `entry #${i + 1}`
     if (!entry || typeof entry !== 'object' || !entry.request || typeof entry.request !== 'object') {
-      throw new Error(`${where} has no "request" object`)
+      throw new Error(upstream('harRequest', { i: i + 1 }))
     }
     const { method, url, headers, postData } = entry.request
     if (typeof method !== 'string' || method === '') throw new Error(`${where} has no "method"`)
@@ -104,7 +104,7 @@ function harEntries (har) {
       request: {
         method: method.toUpperCase(),
         path: (parsed.pathname || '/') + parsed.search,
-        headers: headersOf(headers, where),
+        headers: headersOf(headers, i + 1),
         // null, not undefined: a HAR request without a body has none,
         // whatever the run's own body option says.
         body: bodyOf(postData)
@@ -125,7 +125,7 @@ function requestsByOrigin (har, targets, { warn = defaultWarn } = {}) {
   try {
     entries = harEntries(har)
   } catch (err) {
-    fail(typeof har === 'object' ? '(HAR content)' : har, `is not a HAR: ${err.message}`, NOT_A_HAR)
+    fail(typeof har === 'object' ? '(HAR content)' : har, `is not a HAR: ${err.message}`, upstream('har', { reason: err.message }))
   }
   for (const { origin, request } of entries) {
     if (!wanted.has(origin)) {
@@ -139,17 +139,20 @@ function requestsByOrigin (har, targets, { warn = defaultWarn } = {}) {
   // autocannon's line per skipped origin, which scripts match, then ours.
   const allowed = [...wanted].join(', ')
   for (const [origin, n] of skipped) {
-    warn(warningLine(warning('AC_HAR_OTHER_ORIGIN', `skipping requests to '${origin}' as the target is ${allowed} (${n} HAR ${n === 1 ? 'entry' : 'entries'})`)))
+    warn('AC_HAR_OTHER_ORIGIN', `skipping requests to '${origin}' as the target is ${allowed} (${n} HAR ${n === 1 ? 'entry' : 'entries'})`)
   }
   const missing = [...wanted].filter((o) => !byOrigin.has(o))
-  if (missing.length > 0) warn(warningLine(warning('AC_HAR_NO_ENTRY', `no HAR entry for ${missing.join(', ')}: requesting the URL itself`)))
+  if (missing.length > 0) warn('AC_HAR_NO_ENTRY', `no HAR entry for ${missing.join(', ')}: requesting the URL itself`)
   for (const list of byOrigin.values()) Object.freeze(list)
   return byOrigin
 }
 
-function defaultWarn (line) {
+// A process warning, as every other warning of the library (Node prints
+// it as "… Warning: skipping requests to …"; the CLI as autocannon's line,
+// after the tables).
+function defaultWarn (code, message) {
   // Once per run: worker threads build the same map again, silently.
-  if (require('worker_threads').isMainThread) process.stderr.write(`${line}\n`)
+  if (require('worker_threads').isMainThread) emitWarning(code, message)
 }
 
 module.exports = { requestsByOrigin, harEntries }

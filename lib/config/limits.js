@@ -88,6 +88,9 @@ function checkLimits (config, probe = {}) {
 function warnings (config, cores) {
   const out = []
   if (!config.workers) return out
+  if (config.connectionsAsked !== undefined) {
+    out.push(warning('AC_WORKERS_OVER_CONNECTIONS', `${config.workers} workers for ${config.connectionsAsked} connection${config.connectionsAsked === 1 ? '' : 's'}: each worker runs one, so ${config.connections} connections run`))
+  }
   if (cores === undefined) cores = require('os').availableParallelism()
   if (config.workers > cores) {
     out.push(warning('AC_WORKERS_OVER_CORES', `${config.workers} workers on ${cores} CPU cores: they compete for the cores; more than ${cores} rarely generates more load`))

@@ -41,7 +41,8 @@ function checkCertificates (value, name, role) {
   }
 }
 
-function checkKey (value, name, passphrase) {
+// passphraseName: what to say of a missing passphrase.
+function checkKey (value, name, passphrase, passphraseName) {
   const key = typeof value === 'object' && value !== null && !Buffer.isBuffer(value) && !(value instanceof Uint8Array)
     ? value
     : { key: value, passphrase }
@@ -50,7 +51,11 @@ function checkKey (value, name, passphrase) {
   try {
     crypto.createPrivateKey({ key: pem, passphrase: key.passphrase !== undefined ? key.passphrase : passphrase })
   } catch (err) {
-    const why = /passphrase/i.test(err.message) ? 'is encrypted and the passphrase is missing or wrong' : 'is not a valid PEM private key'
+    const encrypted = /passphrase/i.test(err.message) || /Proc-Type: 4,ENCRYPTED|BEGIN ENCRYPTED PRIVATE KEY/.test(pem)
+    const given = key.passphrase !== undefined || passphrase !== undefined
+    const why = !encrypted
+      ? 'is not a valid PEM private key'
+      : given ? `is encrypted, and ${passphraseName} does not open it` : `is encrypted: ${passphraseName === 'tlsOptions.passphrase' ? 'give its passphrase in tlsOptions.passphrase' : passphraseName}`
     throw invalid(name, why)
   }
 }
@@ -62,7 +67,8 @@ function checkTlsOptions (options, names = {}) {
   const keyName = names.key || 'tlsOptions.key'
   const caName = (i) => (names.ca && names.ca[i]) || `tlsOptions.ca${Array.isArray(options.ca) ? `[${i}]` : ''}`
   if (options.cert !== undefined) list(options.cert).forEach((c) => checkCertificates(c, certName, 'a certificate chain'))
-  if (options.key !== undefined) list(options.key).forEach((k) => checkKey(k, keyName, options.passphrase))
+  const passphraseName = names.passphrase || 'tlsOptions.passphrase'
+  if (options.key !== undefined) list(options.key).forEach((k) => checkKey(k, keyName, options.passphrase, passphraseName))
   if (options.ca !== undefined) list(options.ca).forEach((c, i) => checkCertificates(c, caName(i), 'CA certificates'))
   if (options.cert !== undefined && options.key !== undefined) {
     try {

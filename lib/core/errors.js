@@ -30,7 +30,7 @@ const RAISED = {
   AC_FILE_UNWRITABLE: 'A file an output is to be written to (--html, --hgrm, --out, -o) is in a directory that does not exist or cannot be written.',
   AC_INVALID_TLS_FILE: 'A certificate, key or CA (--cert, --key, --ca, tlsOptions) is not valid PEM, or the key does not match the certificate.',
   AC_TOO_MANY_CONNECTIONS: 'More connections than the open-file limit (ulimit -n) or the local ports for one target allow.',
-  AC_TOO_MANY_WORKERS: 'More workers than connections (each worker needs one), or than requests in an amount run.',
+  AC_TOO_MANY_WORKERS: 'More workers than requests in an amount run (each worker needs one).',
   AC_TOO_MANY_SHARDS: 'More shards than connections (each shard needs one), or than requests in an amount (-a) or -O run.',
   AC_WORKER_FAILED: 'A worker thread stopped with an error.',
   AC_NOT_A_RESULT: 'A file given to report, compare or merge is not a saved result, or lacks the histograms or series that command needs.',
@@ -62,12 +62,15 @@ function noErrorsByCause () {
   return Object.fromEntries(CAUSES.map((cause) => [cause, 0]))
 }
 
+// detail: what we add to a message that is autocannon's own, word for
+// word (see InvalidOptionError); the CLI prints both on one line.
 class AutocannonError extends Error {
-  constructor (code, message) {
+  constructor (code, message, detail) {
     // No credentials in any message, whatever put them there.
     super(maskSecrets(message))
     this.name = 'AutocannonError'
     this.code = code
+    if (detail !== undefined) this.detail = maskSecrets(detail)
   }
 }
 
@@ -85,18 +88,18 @@ function show (value) {
   }
 }
 
-// lead: autocannon's own wording for this failure, when it has one that
-// users match in scripts ("Missing key 'path' in form object for key 'f'"):
-// the message starts with it and goes on with ours.
+// upstream: autocannon's own message for this failure, when it has one.
+// autocannon's users compare err.message with ===, so it is the message,
+// exactly; ours (the value and what is accepted) goes in `detail`, which
+// the CLI prints after it. Without one, the message is ours.
 class InvalidOptionError extends AutocannonError {
-  constructor (option, value, expected, lead) {
-    const ours = `invalid option "${option}": ${show(value)} ${expected}`
-    super('AC_INVALID_OPTION', lead ? `${lead}: ${ours}` : ours)
+  constructor (option, value, expected, upstream) {
+    super('AC_INVALID_OPTION', upstream || `invalid option "${option}": ${show(value)} ${expected}`)
     this.name = 'InvalidOptionError'
     this.option = option
     // What follows the option's name, for the CLI to put after its flag.
     this.detail = maskSecrets(`${show(value)} ${expected}`)
-    if (lead) this.lead = lead
+    if (upstream) this.upstream = true
   }
 }
 
@@ -108,11 +111,13 @@ class ResponseParseError extends AutocannonError {
   }
 }
 
+// autocannon's message for both (its timer is per request, connected or
+// not); the code and detail say which.
 class RequestTimeoutError extends AutocannonError {
   constructor (seconds, connecting = false) {
-    super(connecting ? 'AC_CONNECT_TIMEOUT' : 'AC_TIMEOUT', connecting
-      ? `connection not established within ${seconds}s`
-      : `request timed out after ${seconds}s`)
+    super(connecting ? 'AC_CONNECT_TIMEOUT' : 'AC_TIMEOUT', 'request timed out', connecting
+      ? `the connection was not established within ${seconds} s`
+      : `no response within ${seconds} s`)
     this.name = 'RequestTimeoutError'
   }
 }
@@ -128,9 +133,9 @@ class HookError extends AutocannonError {
   }
 }
 
-function raise (code, message) {
+function raise (code, message, detail) {
   if (!(code in RAISED)) throw new Error(`unregistered error code ${code}`)
-  return new AutocannonError(code, message)
+  return new AutocannonError(code, message, detail)
 }
 
 // Errors cross from worker threads as plain data (a structured clone

@@ -5,6 +5,7 @@
 // every protocol's encoder hold requests to.
 
 const { InvalidOptionError } = require('./errors')
+const { upstream } = require('./upstream-messages')
 
 // RFC 9110 token characters, for methods and header names.
 const TOKEN = new Uint8Array(128)
@@ -38,7 +39,7 @@ function checkBody (option, body) {
   if (body === undefined || body === null) return undefined
   if (typeof body === 'string' || Buffer.isBuffer(body)) return body
   if (body instanceof Uint8Array) return Buffer.from(body)
-  throw new InvalidOptionError(option, body, 'must be a string or a Buffer')
+  throw new InvalidOptionError(option, body, 'must be a string or a Buffer', upstream('body'))
 }
 
 module.exports = { isToken, isValidHeaderValue, checkBody }

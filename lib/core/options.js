@@ -38,7 +38,7 @@ const OPTIONS = {
   sampleInt: { alias: 'L', kind: 'number', check: 'positive', default: 1000, argDefault: true, help: 'The number of milliseconds to elapse between taking samples' },
   socketPath: { alias: 'S', kind: 'string', check: 'socketPath', help: 'A path to a Unix Domain Socket or a Windows Named Pipe' },
   workers: { alias: 'w', kind: 'integer', check: 'count', default: 0, help: 'Number of worker threads to use to fire requests' },
-  warmup: { alias: 'W', kind: 'boolean', library: false, help: 'Use a warm up interval before starting sampling' },
+  warmup: { alias: 'W', kind: 'boolean', check: 'warmup', help: 'Use a warm up interval before starting sampling' },
   onPort: { alias: 'on-port', kind: 'boolean', library: false, help: 'Start the command listed after -- on the command line' },
   // The requests
   method: { alias: 'm', kind: 'string', check: 'method', default: 'GET', argDefault: true, help: 'The HTTP method to use' },

@@ -53,6 +53,7 @@ function rawOf (result) {
     mismatches: result.mismatches || 0,
     non2xx: result.non2xx || 0,
     resets: result.resets || 0,
+    resent: result.resent || 0,
     targetRate: rate.target || 0,
     planned: rate.planned || 0,
     late: rate.late || 0,
@@ -113,6 +114,12 @@ function account (results, expect) {
   } else if (kept.length < expected) {
     warnings.push(warning('AC_SHARD_MISSING', `${expected - kept.length} of the ${expected} expected results are missing`))
   }
+  // A shard stopped by a signal (its pod deleted) still counts what it
+  // measured, but its part of the load ended early.
+  for (const r of kept.filter((r) => r.partial)) {
+    const which = r.shard ? `shard ${r.shard.index}` : 'a result'
+    warnings.push(warning('AC_SHARD_PARTIAL', `${which} was stopped early (${r.partial.signal || 'stopped'}) after ${r.duration} s: the merged numbers have less of its load`))
+  }
   return { kept, expected, missing, duplicates, warnings }
 }
 
@@ -150,6 +157,10 @@ function mergeResults (results, { expect, thresholds } = {}) {
     // seen here (hence NTP), only how late each shard got going.
     startSkewMs: Math.round(Math.max(...starts) - Math.min(...starts)),
     warnings
+  }
+  const partial = kept.filter((r) => r.partial)
+  if (partial.length > 0) {
+    merged.partial = { results: partial.length, shards: partial.filter((r) => r.shard).map((r) => r.shard.index), signals: [...new Set(partial.map((r) => r.partial.signal))] }
   }
   return merged
 }

@@ -12,8 +12,10 @@
 const { buildConfig } = require('../config/config')
 const { warnUnknown } = require('../core/options')
 const { raise } = require('../core/errors')
+const { upstream } = require('../core/upstream-messages')
 const { emitWarning } = require('../core/warnings')
 const { aggregateResult } = require('../results/result')
+const { EventEmitter } = require('events')
 const { Instance } = require('./instance')
 
 class RunInstance extends Instance {
@@ -48,6 +50,7 @@ function autocannon (opts, cb) {
 
   let config
   let prepared
+  let warmup = null
   try {
     if (opts !== null && typeof opts === 'object') warnUnknown(opts)
     config = buildConfig(opts, { callbackGiven: callback !== null })
@@ -56,24 +59,33 @@ function autocannon (opts, cb) {
     limits.checkLimits(config)
     for (const { code, message } of limits.warnings(config)) emitWarning(code, message)
     prepared = require('../config/prepare').prepare(config)
+    if (opts.warmup !== undefined && opts.warmup !== null && opts.warmup !== false) {
+      const warmupConfig = buildConfig(warmupOptions(opts))
+      limits.checkLimits(warmupConfig)
+      warmup = { config: warmupConfig, prepared: require('../config/prepare').prepare(warmupConfig) }
+    }
   } catch (err) {
+    // autocannon throws this one at a caller that gave a callback (its
+    // others go to the callback); scripts catch it so.
+    if (callback !== null && err.message === upstream('connectionsOverAmount')) throw err
     fail(err)
     return instance
   }
 
   // One round: a run in this thread or in workers, settling with its
   // result (each round's is a 'done' event). Only the first round waits
-  // for a start time (-f goes on from there).
-  function startRound (round) {
+  // for a start time (-f goes on from there). The warm-up is a round of
+  // its own config whose events nobody hears (as in autocannon).
+  function startRound (round, { config, prepared } = { config: instance.opts, prepared: mainPrepared }, events = instance) {
     const startAt = round === 0 ? config.startAt : undefined
     let settle
     const outcome = new Promise((resolve, reject) => { settle = { resolve, reject } })
     const done = (result) => {
-      instance.emit('done', result)
+      events.emit('done', result)
       settle.resolve(result)
     }
     if (config.workers) {
-      instance.run = require('./workers').runWorkers(config, instance, prepared, (err, raw) => {
+      instance.run = require('./workers').runWorkers(config, events, prepared, (err, raw) => {
         if (err) return settle.reject(err)
         done(config.skipAggregateResult ? raw : aggregateResult(raw, config))
       })
@@ -81,14 +93,14 @@ function autocannon (opts, cb) {
       const { Run } = require('./run')
       // A later round did not wait: its result has no start time to keep.
       const resultOpts = startAt === config.startAt ? config : { ...config, startAt: undefined }
-      const run = new Run(config, instance, {
+      const run = new Run(config, events, {
         ...prepared,
         startAt,
         onDone: (raw) => done(config.skipAggregateResult ? raw : aggregateResult([raw], resultOpts)),
         onError: (err) => settle.reject(err)
       })
       instance.run = run
-      run.emitResponses = instance.listenerCount('response') > 0
+      run.emitResponses = events.listenerCount('response') > 0
       try {
         run.start()
       } catch (err) {
@@ -100,22 +112,46 @@ function autocannon (opts, cb) {
     // 'start' when requests begin to go, after any wait for the start time.
     const wait = startAt === undefined ? 0 : startAt - Date.now()
     if (wait > 0) {
-      const timer = setTimeout(() => { if (!instance.outcome) instance.emit('start') }, wait)
+      const timer = setTimeout(() => { if (!instance.outcome) events.emit('start') }, wait)
       outcome.then(() => clearTimeout(timer), () => clearTimeout(timer))
     } else {
-      setImmediate(() => instance.emit('start'))
+      setImmediate(() => events.emit('start'))
     }
     const run = instance.run
     return { stop: () => run.stop(), then: (onFulfilled, onRejected) => outcome.then(onFulfilled, onRejected) }
   }
 
-  setImmediate(() => {
-    instance.session.rounds(startRound, () => config.forever).then((result) => {
+  const mainPrepared = prepared
+  setImmediate(async () => {
+    try {
+      const session = instance.session
+      const warmed = warmup === null ? undefined : await session.run(() => startRound(0, warmup, new EventEmitter()))
+      const result = await session.rounds((round) => startRound(round), () => config.forever)
+      if (warmed !== undefined && result) result.warmup = warmed
       if (callback) callback(null, result)
       instance.settle(null, result)
-    }, fail)
+    } catch (err) {
+      fail(err)
+    }
   })
   return instance
+}
+
+// The warm-up's options: the run's, with the warm-up's own over them
+// (autocannon takes connections and duration there). Given a duration, it
+// runs for it even before an amount run; it is never forever, and starts
+// at once (the run proper waits for a start time).
+function warmupOptions (opts) {
+  const warmup = opts.warmup
+  if (typeof warmup !== 'object' || Array.isArray(warmup)) {
+    const { InvalidOptionError } = require('../core/errors')
+    throw new InvalidOptionError('warmup', warmup, 'must be an object of options for the warm-up, such as { connections: 1, duration: 3 }')
+  }
+  const out = { ...opts, ...warmup, forever: false }
+  if (warmup.duration !== undefined) out.amount = 0
+  delete out.warmup
+  delete out.startAt
+  return out
 }
 
 module.exports = { autocannon }

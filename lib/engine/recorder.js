@@ -39,6 +39,9 @@ class Recorder {
     this.errorCodes = Object.create(null)
     this.mismatches = 0
     this.resets = 0
+    // Requests sent again on a new connection: the server closed theirs
+    // before a byte of their responses (client.js, onClose).
+    this.resent = 0
     // Requests that started late against the rate plan, and by how much.
     this.late = 0
     this.lateness = null
@@ -67,6 +70,10 @@ class Recorder {
   // A request sequence went back to its first entry (setupRequest asked).
   sequenceReset () {
     this.resets++
+  }
+
+  resend (n) {
+    this.resent += n
   }
 
   // A response whose body failed expectBody or verifyBody.
@@ -165,6 +172,7 @@ class Recorder {
     this.errorCodes = Object.create(null)
     this.mismatches = 0
     this.resets = 0
+    this.resent = 0
     this.late = 0
     this.series = []
     return snapshot
@@ -216,6 +224,7 @@ class Recorder {
       mismatches: this.mismatches,
       non2xx: classes[0] + classes[2] + classes[3] + classes[4],
       resets: this.resets,
+      resent: this.resent,
       targetRate,
       planned,
       late: this.late,

@@ -133,6 +133,19 @@ class Run {
     this.begin(at)
   }
 
+  // The run ends at its deadline, never before: a timer that fires a
+  // little early (they do, by up to a millisecond) is armed again for
+  // what is left, so `-d 1` measures at least 1 s.
+  endAt (at) {
+    const left = at - performance.now()
+    if (left <= 0) return this.finish()
+    const timer = setTimeout(() => {
+      this.timers.splice(this.timers.indexOf(timer), 1)
+      this.endAt(at)
+    }, Math.ceil(left))
+    this.timers.push(timer)
+  }
+
   // `at`: the start time (performance.now() ms), or null for now.
   begin (at) {
     if (this.finished) return
@@ -146,7 +159,7 @@ class Run {
     this.timers.push(setInterval(() => this.sweep(), Math.max(10, Math.min(250, timeoutMs / 10))))
     if (!config.amount) {
       // From the sample origin: shards that started together end together.
-      this.timers.push(setTimeout(() => this.finish(), Math.max(0, this.startedAt + config.duration * 1000 - now)))
+      this.endAt(this.startedAt + config.duration * 1000)
     }
     if (this.scheduler) this.scheduler.start(this.recorder)
     this.loopMonitor.start()

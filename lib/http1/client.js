@@ -172,13 +172,32 @@ class Client extends EventEmitter {
       // body ended by the close): it processes nothing after that
       // response (RFC 9112 §9.6), so the requests pipelined behind it
       // were never started there. They go again, on the next connection.
-      this.run.giveBack(this.inFlight)
-      this.unsend(this.inFlight)
+      this.resend(this.inFlight)
+      return null
+    }
+    if (this.inFlight > 0 && this.mayResend()) {
+      // Unannounced, on a connection that had answered before, with not a
+      // byte of the next response: a server (tinyproxy 1.11) that closes
+      // after each response without saying so, the next request already
+      // on its way. RFC 9112 §9.3.1 lets such requests go again when
+      // idempotent; they are counted once, and in `resent`.
+      this.resend(this.inFlight)
       return null
     }
     if (this.inFlight > 0) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
     if (!connected) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
     return null
+  }
+
+  mayResend () {
+    return this.sentOnSocket > this.inFlight && this.parser.idle && this.sequence.idempotent
+  }
+
+  // The requests in flight go again on the next connection.
+  resend (n) {
+    this.recorder.resend(n)
+    this.run.giveBack(n)
+    this.unsend(n)
   }
 
   // The connection failed: the requests in flight end as errors; if none

@@ -6,6 +6,7 @@
 // as it is.
 
 const { InvalidOptionError } = require('../core/errors')
+const { upstream } = require('../core/upstream-messages')
 const { isToken, isValidHeaderValue } = require('../core/http-syntax')
 
 function checkPath (path) {
@@ -32,7 +33,7 @@ function headBytes (head) {
 // request through a proxy costs nothing more per request.
 function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, absoluteForm) {
   if (typeof method !== 'string' || !isToken(method)) {
-    throw new InvalidOptionError('method', method, 'must be an HTTP token such as GET or POST')
+    throw new InvalidOptionError('method', method, 'must be an HTTP token such as GET or POST', upstream('method', { method }))
   }
   if (typeof path !== 'string' || path.length === 0) {
     throw new InvalidOptionError('path', path, 'must be a non-empty string')
@@ -47,7 +48,7 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, abs
     if (typeof body === 'string') bodyBuf = Buffer.from(body)
     else if (Buffer.isBuffer(body)) bodyBuf = body
     else if (body instanceof Uint8Array) bodyBuf = Buffer.from(body.buffer, body.byteOffset, body.byteLength)
-    else throw new InvalidOptionError('body', body, 'must be a string or a Buffer')
+    else throw new InvalidOptionError('body', body, 'must be a string or a Buffer', upstream('body'))
   }
 
   // Only an origin-form path ('/…') gets the origin: '*' and a path that

@@ -135,6 +135,8 @@ function hookName (name, hook) {
   return typeof hook === 'string' ? `${name} (${hook})` : name
 }
 
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS', 'TRACE'])
+
 function isHeadMethod (method) {
   return method === 'HEAD' || (typeof method === 'string' && method.toUpperCase() === 'HEAD')
 }
@@ -177,6 +179,10 @@ class RequestSequence {
     this.hasOnResponse = entries.some((e) => e.onResponse)
     this.usesContext = entries.some((e) => e.onResponse || e.setupRequest)
     this.allStatic = entries.every((e) => e.bytes !== null)
+    // Whether a request may be sent again when the server closed its
+    // connection before answering (RFC 9110 §9.2.2's idempotent methods;
+    // not when a setupRequest hook makes the request, which may be any).
+    this.idempotent = entries.every((e) => !e.setupRequest && IDEMPOTENT.has(String(e.template.method).toUpperCase()))
     // Concatenated runs of static entries, by start index and length.
     this.runs = null
   }

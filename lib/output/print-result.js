@@ -189,6 +189,9 @@ function printResult (result, opts) {
   if (result.resets) {
     out(`request pipeline was reset ${abbreviate(result.resets)} ${result.resets === 1 ? 'time' : 'times'}`)
   }
+  if (result.resent) {
+    out(`${abbreviate(result.resent)} ${result.resent === 1 ? 'request' : 'requests'} resent on a new connection (the server closed theirs before answering them)`)
+  }
 
   if (result.thresholds && result.thresholds.length) out('\n' + thresholdsTable(result.thresholds, colorsFor(opts.outputStream)))
 

@@ -7,6 +7,7 @@
 // it never needs a per-response listener.
 
 const { raise } = require('../core/errors')
+const { upstream } = require('../core/upstream-messages')
 const printResult = require('./print-result')
 
 const DEFAULTS = {
@@ -52,8 +53,7 @@ function barStream (stream) {
 }
 
 function track (instance, opts) {
-  // autocannon's words.
-  if (!instance) throw raise('AC_INVALID_ARGUMENT', 'instance required for tracking')
+  if (!instance) throw raise('AC_INVALID_ARGUMENT', upstream('track'))
   opts = Object.assign({}, DEFAULTS, opts)
   const stream = opts.outputStream
   const label = opts.warmupRunning ? 'warmup' : 'running'

@@ -14,12 +14,13 @@
 
 const { createCountHistogram, createLatencyHistogram, decode, encode, isPacked, addEncoded, toStats } = require('./histogram')
 const { noErrorsByCause, raise } = require('../core/errors')
+const { upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
 const { DEFAULTS } = require('../core/options')
 const { generatorHealth } = require('./generator-health')
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
-  'mismatches', 'non2xx', 'resets', 'late', 'planned', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
+  'mismatches', 'non2xx', 'resets', 'resent', 'late', 'planned', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
 
 function time (value) {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
@@ -108,6 +109,8 @@ function mergeHistograms (raws, field) {
 const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 
 function aggregateResult (results, opts = {}) {
+  // One raw result alone is taken as a list of one.
+  if (!Array.isArray(results) && (results === null || typeof results !== 'object')) throw raise('AC_INVALID_ARGUMENT', upstream('results'))
   const raws = Array.isArray(results) ? results : [results]
   if (raws.length === 0) throw raise('AC_INVALID_ARGUMENT', 'aggregateResult needs at least one result')
   const sampleInt = Number(opts.sampleInt) || DEFAULTS.sampleInt
@@ -176,6 +179,7 @@ function aggregateResult (results, opts = {}) {
     mismatches: totals.mismatches,
     non2xx: totals.non2xx,
     resets: totals.resets,
+    resent: totals.resent,
     '1xx': totals['1xx'],
     '2xx': totals['2xx'],
     '3xx': totals['3xx'],
