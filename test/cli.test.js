@@ -456,7 +456,6 @@ t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
     [['-t', '0', url], 'Error: timeout must be greater than 0 (-t/--timeout: 0 must be a number > 0)'],
     [['-R', '-5', url], 'Error: bailout overallRate can not be less than 1 (-R/--overallRate: -5 must be a number of requests per second > 0)'],
     [['-a', '5', url], 'Error: connections cannot be greater than amount (-c/--connections: 10 is more than amount (5): each connection makes at least one request)'],
-    [['-w', '2', '-c', '1', '-a', '1', url], 'Error: 2 workers need an amount of at least 2 requests (amount is 1): use fewer workers'],
     [['-c', '1000000', url], /^Error: 1000000 connections need about \d+ open files, but this process may open \d+ \(ulimit -n\): raise the limit \(ulimit -n \d+\) or use fewer connections\n$/],
     [['-F', '{"f":{"type":"file","path":"nope.bin"}}', '-c', '1', '-a', '1', url], /^Error: ENOENT: no such file or directory, open '.*nope\.bin' \(-F\/--form: .*nope\.bin.*\)\n$/]
   ]

@@ -61,6 +61,11 @@ t.test('more workers than connections: each worker runs one, with one warning', 
   t.equal(result.connections, 3, 'three connections ran')
   t.equal(result.requests.total, 30)
   t.same(seen, ['3 workers for 2 connections: each worker runs one, so 3 connections run'])
+  // autocannon's own test: amount 1, one connection, two workers: each
+  // worker makes one request.
+  const one = await autocannon({ url, connections: 1, amount: 1, workers: 2 })
+  t.equal(one.requests.total, 2, 'one request per worker')
+  t.equal(one.connections, 2)
 })
 
 t.test('a run lasts at least what was asked', async (t) => {

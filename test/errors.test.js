@@ -51,9 +51,9 @@ t.test('the README lists exactly the registered codes, with their causes', async
 
 t.test('raise() refuses unregistered codes; raised errors carry their code', async (t) => {
   t.throws(() => errors.raise('AC_NOT_A_CODE', 'x'), /unregistered error code AC_NOT_A_CODE/)
-  const err = errors.raise('AC_TOO_MANY_WORKERS', 'too many')
+  const err = errors.raise('AC_TOO_MANY_SHARDS', 'too many')
   t.ok(err instanceof Error)
-  t.equal(err.code, 'AC_TOO_MANY_WORKERS')
+  t.equal(err.code, 'AC_TOO_MANY_SHARDS')
   t.equal(err.message, 'too many')
   const opt = new errors.InvalidOptionError('duration', -1, 'must be > 0')
   t.equal(opt.code, 'AC_INVALID_OPTION')

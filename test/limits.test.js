@@ -61,7 +61,12 @@ t.test('workers: one connection each at least (as autocannon), at most one per r
   const over = buildConfig({ url: 'http://127.0.0.1:9', workers: 4, connections: 2 })
   t.equal(over.connections, 4, 'each worker runs one')
   t.same(warnings(over, 8), [{ code: 'AC_WORKERS_OVER_CONNECTIONS', message: '4 workers for 2 connections: each worker runs one, so 4 connections run' }])
-  await t.rejects(autocannon({ url: 'http://127.0.0.1:9', workers: 4, connections: 2, amount: 3 }), { code: 'AC_TOO_MANY_WORKERS' })
+  const few = buildConfig({ url: 'http://127.0.0.1:9', workers: 4, connections: 2, amount: 3 })
+  t.same([few.connections, few.amount], [4, 4], 'one connection and one request per worker at least')
+  t.same(warnings(few, 8).map((w) => w.message), [
+    '4 workers for 2 connections: each worker runs one, so 4 connections run',
+    '4 workers for an amount of 3: each worker makes at least one request, so 4 requests are made'
+  ])
   await t.rejects(autocannon({ url: 'http://127.0.0.1:9', workers: 4, connections: 10, amount: 3 }), { message: 'connections cannot be greater than amount' })
   t.same(warnings(buildConfig({ url: 'http://127.0.0.1:9', workers: 4, connections: 10 }), 2), [{
     code: 'AC_WORKERS_OVER_CORES',

@@ -495,7 +495,6 @@ declare namespace autocannon {
     | 'AC_FILE_UNWRITABLE'
     | 'AC_INVALID_TLS_FILE'
     | 'AC_TOO_MANY_CONNECTIONS'
-    | 'AC_TOO_MANY_WORKERS'
     | 'AC_TOO_MANY_SHARDS'
     | 'AC_WORKER_FAILED'
     | 'AC_NOT_A_RESULT'
@@ -526,6 +525,7 @@ declare namespace autocannon {
   export type WarningCode =
     | 'AC_WORKERS_OVER_CORES'
     | 'AC_WORKERS_OVER_CONNECTIONS'
+    | 'AC_WORKERS_OVER_AMOUNT'
     | 'AC_SHARD_PARTIAL'
     | 'AC_UNKNOWN_OPTION'
     | 'AC_HAR_OTHER_ORIGIN'

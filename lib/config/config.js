@@ -448,13 +448,15 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (config.amount && config.connections > config.amount) {
     fail('connections', config.connections, `is more than amount (${config.amount}): each connection makes at least one request`, SAID.connectionsOverAmount)
   }
+  // As autocannon: each worker runs at least one connection, and at
+  // least one request of an amount (limits.js warns of both).
   if (config.workers > config.connections) {
-    // As autocannon: each worker runs at least one connection.
     config.connectionsAsked = config.connections
     config.connections = config.workers
   }
   if (config.workers && config.amount && config.amount < config.workers) {
-    throw raise('AC_TOO_MANY_WORKERS', `${config.workers} workers need an amount of at least ${config.workers} requests (amount is ${config.amount}): use fewer workers`)
+    config.amountAsked = config.amount
+    config.amount = config.workers
   }
   if (config.tlsOptions) require('./tls-check').checkTlsOptions(config.tlsOptions)
 

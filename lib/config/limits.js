@@ -91,6 +91,9 @@ function warnings (config, cores) {
   if (config.connectionsAsked !== undefined) {
     out.push(warning('AC_WORKERS_OVER_CONNECTIONS', `${config.workers} workers for ${config.connectionsAsked} connection${config.connectionsAsked === 1 ? '' : 's'}: each worker runs one, so ${config.connections} connections run`))
   }
+  if (config.amountAsked !== undefined) {
+    out.push(warning('AC_WORKERS_OVER_AMOUNT', `${config.workers} workers for an amount of ${config.amountAsked}: each worker makes at least one request, so ${config.amount} requests are made`))
+  }
   if (cores === undefined) cores = require('os').availableParallelism()
   if (config.workers > cores) {
     out.push(warning('AC_WORKERS_OVER_CORES', `${config.workers} workers on ${cores} CPU cores: they compete for the cores; more than ${cores} rarely generates more load`))

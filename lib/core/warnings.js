@@ -17,6 +17,7 @@
 const WARNINGS = {
   AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.',
   AC_WORKERS_OVER_CONNECTIONS: 'More workers than connections: each worker runs one, as in autocannon, so as many connections run as there are workers (the line says how many).',
+  AC_WORKERS_OVER_AMOUNT: 'More workers than requests in an amount run: each worker makes one at least, as in autocannon, so the amount is the number of workers (the line says so).',
   AC_UNKNOWN_OPTION: 'autocannon() was given a key that is not an option (a typo such as `conections`): named once, with the closest option, and ignored.',
   AC_HAR_OTHER_ORIGIN: 'The HAR file has requests to an origin that is not a target\'s: they are skipped (one warning per origin, in autocannon\'s words).',
   AC_HAR_NO_ENTRY: 'The HAR file has no request for a target\'s origin: that target gets its URL itself.',

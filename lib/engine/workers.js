@@ -17,7 +17,7 @@ const WORKER_FILE = path.join(__dirname, 'worker.js')
 // left out because the config already holds this shard's part, which the
 // workers divide again; `startAt` because a worker may boot after it (it
 // gets the time with its start signal, see worker.js).
-const NOT_FOR_WORKERS = new Set(['urls', 'workers', 'shard', 'startAt', 'connectionsAsked'])
+const NOT_FOR_WORKERS = new Set(['urls', 'workers', 'shard', 'startAt', 'connectionsAsked', 'amountAsked'])
 
 function workerOptions (config, index) {
   const n = config.workers
