@@ -411,6 +411,21 @@ declare namespace autocannon {
     thresholds?: string[]
 
     /**
+     * Stop the run as soon as a threshold fails on what it has measured so
+     * far (checked at every sample), as k6's abortOnFail: the result says
+     * so in `aborted`, after an `'abort'` event. Needs `thresholds`; not
+     * with `workers`. `generator.*` terms are judged on the whole run only.
+     * @default false
+     */
+    abortOnFail?: boolean
+
+    /**
+     * With `abortOnFail`: seconds (or a timestring) before the first check.
+     * @default 0
+     */
+    abortAfter?: number | string
+
+    /**
      * This process sends part `index` of `count` of the load (0-based, as a
      * Kubernetes Indexed Job numbers its pods; `'I/N'` works too):
      * `connections`, `amount` and `maxOverallRequests` are divided exactly
@@ -682,6 +697,8 @@ declare namespace autocannon {
     shard?: { index: number, count: number }
     /** CLI: the run was cut short by this signal (printed and written all the same). In a merge: how many results were, which shards, by which signals. */
     partial?: { signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP' } | { results: number, shards: number[], signals: string[] }
+    /** With `abortOnFail`: the threshold that stopped the run. */
+    aborted?: Aborted
     /** With the `warmup` option: the warm-up's own result. */
     warmup?: Result
     /** With the `startAt` option: the time the run waited for (a string when read back from JSON). */
@@ -758,6 +775,14 @@ declare namespace autocannon {
     bytes: number
   }
 
+  /** Why `abortOnFail` stopped a run: the threshold, when (s since the start), its value then. */
+  export interface Aborted {
+    threshold: string
+    at: number
+    value: number
+    unit: string
+  }
+
   /** An error autocannon raises (invalid options, a worker that failed…). */
   export interface AutocannonError extends Error {
     /** A {@link RaisedErrorCode}; an error thrown by your own hook keeps its own code, if any. */
@@ -784,6 +809,7 @@ declare namespace autocannon {
     tick: [tick: Tick]
     response: [client: Client, statusCode: number, resBytes: number, responseTime: number]
     reqError: [err: RequestError]
+    abort: [aborted: Aborted]
     reqMismatch: [body: string]
     done: [result: R]
     error: [err: AutocannonError]

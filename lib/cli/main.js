@@ -203,6 +203,8 @@ async function start (opts) {
       throw raise('AC_NO_RESPONSE', require('../output/print-result').noResponseLine(result))
     }
     // The table already said it, unless -j kept stderr quiet.
+    // --abortOnFail stopped it: a failed threshold, whatever the whole says.
+    if (result && result.aborted) return EXIT.THRESHOLDS_FAILED
     return thresholdsExitCode(result && result.thresholds, { tablesShown: opts.renderResultsTable })
   } finally {
     for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal)

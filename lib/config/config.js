@@ -289,6 +289,15 @@ function parseStartAt (value, sampleInt, now = Date.now()) {
   return at
 }
 
+// abortAfter: seconds or a timestring, 0 allowed.
+function parseAfter (value) {
+  try {
+    return parseDuration(value)
+  } catch {
+    return fail('abortAfter', value, 'must be a number of seconds (0 or more) or a timestring such as "10s"')
+  }
+}
+
 function checkArrivals (value) {
   if (value === undefined || value === null) return OPTIONS.arrivals.default
   if (!ARRIVALS.includes(value)) fail('arrivals', value, `must be ${ARRIVALS.join(' or ')}`)
@@ -395,6 +404,8 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     skipAggregateResult: byKind(opts, 'skipAggregateResult'),
     maxBodySize: byKind(opts, 'maxBodySize'),
     thresholds: checkExpressions('thresholds', opts.thresholds),
+    abortOnFail: byKind(opts, 'abortOnFail'),
+    abortAfter: opts.abortAfter === undefined || opts.abortAfter === null ? 0 : parseAfter(opts.abortAfter),
     // As output shows it: credentials masked, or "env".
     proxy: proxy ? proxy.shown : undefined,
     // The masked password's Proxy-Authorization, for workers that rebuild
@@ -432,6 +443,12 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   }
   if (config.ignoreCoordinatedOmission && !config.connectionRate && !config.overallRate && !config.stages) {
     fail('ignoreCoordinatedOmission', true, 'makes no sense without connectionRate, overallRate or stages', SAID.ignoreCoordinatedOmission)
+  }
+  if (config.abortOnFail && !config.thresholds) {
+    fail('abortOnFail', true, 'needs thresholds to hold the run to (--threshold \'p99 < 200ms\')')
+  }
+  if (config.abortOnFail && config.workers) {
+    throw raise('AC_CONFLICTING_OPTIONS', 'abortOnFail and workers cannot be used together yet: the thresholds are checked on one thread\'s counts (run without workers)')
   }
   if (config.forever && callbackGiven) {
     fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead', SAID.foreverCallback)

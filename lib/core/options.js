@@ -66,6 +66,8 @@ const OPTIONS = {
   expectBody: { alias: 'E', kind: 'string', check: 'expectBody', help: 'Ensure the body matches this value' },
   maxBodySize: { kind: 'integer', check: 'integer', min: 1, default: 10 * 1024 * 1024, help: 'The largest response body kept for -E, verifyBody or an onResponse hook' },
   thresholds: { alias: 'threshold', flag: 'threshold', kind: 'list', check: 'thresholds', help: 'Fail the run (exit code 99) unless the result meets EXPR, in the style of k6' },
+  abortOnFail: { kind: 'boolean', check: 'flag', default: false, help: 'Stop the run as soon as a threshold fails on what it has measured so far (checked every sample interval), as k6\'s abortOnFail' },
+  abortAfter: { kind: 'duration', check: 'duration', default: 0, help: 'With --abortOnFail: the seconds (or a timestring) before the first check, so that a warm-up does not abort the run' },
   shard: { kind: 'string', check: 'shard', help: 'Send part I of N of the load (I from 0 to N-1, as a Kubernetes Indexed Job numbers its pods)' },
   startAt: { kind: 'string', check: 'startAt', help: 'Wait until TIME (ISO 8601 with a zone, e.g' },
   proxy: { kind: 'string', check: 'proxy', help: 'Send the requests through an HTTP proxy' },

@@ -61,6 +61,10 @@ class Run {
     this.finished = false
     this.stopping = false
     this.hookErrors = 0
+    // --abortOnFail's check, made once before the first send; the run's
+    // verdict when it stopped on one.
+    this.abortCheck = config.abortOnFail ? require('../results/abort-check').createAbortCheck(config.thresholds, config.abortAfter) : null
+    this.aborted = null
     // The run's clock: performance.now() for intervals, plus the epoch it
     // maps to; workers are handed the main thread's so samples line up.
     this.clock = clock || { start: performance.now(), epoch: performance.timeOrigin + performance.now() }
@@ -219,9 +223,22 @@ class Run {
     const timer = setTimeout(() => {
       if (this.finished) return
       this.recorder.sample(this.epochAt(due))
+      if (this.abortCheck !== null && this.checkAbort(due)) return
       this.scheduleSample(k + 1)
     }, Math.max(0, due - performance.now()))
     this.sampleTimer = timer
+  }
+
+  // --abortOnFail: a threshold failed on the run so far; the run stops
+  // here, with what it measured ('abort', then 'done').
+  checkAbort (at) {
+    const elapsed = (at - this.startedAt) / 1000
+    const failed = this.abortCheck(this.recorder, elapsed, this.scheduler !== null)
+    if (failed === null) return false
+    this.aborted = { threshold: failed.expression, at: Math.round(elapsed * 1000) / 1000, value: failed.value, unit: failed.unit }
+    this.events.emit('abort', this.aborted)
+    this.finish()
+    return true
   }
 
   epochAt (t) {
@@ -469,6 +486,7 @@ class Run {
       form: this.encodeSnapshot ? 'encoded' : 'histogram'
     })
     if (this.firstHookError) snapshot.hookError = String(this.firstHookError && this.firstHookError.message)
+    if (this.aborted !== null) snapshot.aborted = this.aborted
     this.onDone(snapshot)
   }
 }

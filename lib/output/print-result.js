@@ -193,6 +193,11 @@ function printResult (result, opts) {
     out(`${abbreviate(result.resent)} ${result.resent === 1 ? 'request' : 'requests'} resent on a new connection (the server closed theirs before answering them)`)
   }
 
+  if (result.aborted) {
+    const { threshold, at, value, unit } = result.aborted
+    const shown = unit === '%' ? `${value}%` : unit ? `${value} ${unit}` : String(value)
+    out(`aborted at ${at} s: ${threshold} failed on the run so far (measured ${shown})`)
+  }
   if (result.thresholds && result.thresholds.length) out('\n' + thresholdsTable(result.thresholds, colorsFor(opts.outputStream)))
 
   return lines.join('\n') + '\n'

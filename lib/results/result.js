@@ -228,6 +228,9 @@ function aggregateResult (results, opts = {}) {
     throughput: encode(throughputHist)
   }
   result.series = seriesOf(series, sampleInt)
+  // --abortOnFail stopped the run: which threshold, when, at what value.
+  const aborted = raws.find((r) => r.aborted)
+  if (aborted) result.aborted = { ...aborted.aborted }
   if (opts.thresholds && opts.thresholds.length) {
     result.thresholds = require('./thresholds').evaluateThresholds(opts.thresholds, result)
   }

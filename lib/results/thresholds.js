@@ -149,12 +149,14 @@ function measure (threshold, result, latencyHistogram) {
 }
 
 // Parsed thresholds held to a result: one entry each, in the order given.
-function evaluateThresholds (thresholds, result) {
+// `latencyHistogram`: the latency histogram itself, when the caller has it
+// (a run in progress, abort-check.js), instead of the result's encoded one.
+function evaluateThresholds (thresholds, result, latencyHistogram = null) {
   const parsed = thresholds.map((t) => typeof t === 'string' ? parseThreshold(t) : t)
   const needsHistogram = parsed.some((t) => t.percentile !== undefined)
-  const histogram = needsHistogram && result.histograms && result.histograms.latency
+  const histogram = latencyHistogram || (needsHistogram && result.histograms && result.histograms.latency
     ? decode(result.histograms.latency)
-    : null
+    : null)
   return parsed.map((t) => {
     const value = measure(t, result, histogram)
     return {
