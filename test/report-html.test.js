@@ -147,6 +147,7 @@ async function checkTables (t, page, runs) {
     t.equal(numberOf(run.connections[i]), result.connections, 'connections')
     t.equal(numberOf(run.sent[i]), result.requests.sent, 'requests sent')
     t.equal(numberOf(run.total[i]), result.requests.total, 'responses')
+    t.equal(numberOf(run.resent[i]), result.resent || 0, 'resent')
     t.equal(numberOf(run.duration[i]), Math.round(result.duration * 100) / 100, 'duration')
     if (result.rate) t.match(run.rate[i], new RegExp(`^${result.rate.target} req/s target, ${result.rate.achieved} achieved`), 'rate')
     t.equal(run.start[i], new Date(result.start).toISOString().replace('T', ' ').replace(/\.\d+Z$/, ' UTC'), 'start')

@@ -170,3 +170,16 @@ t.test('a run without a response: the page says why, as the CLI does', async (t)
   t.match(cliText(r), /no response from http:\/\/127\.0\.0\.1:1\/: no request was sent in 2s$/)
   t.same(chart(renderHtml([r]), 'latency-percentiles').data, [[], []], 'an empty distribution, drawn as empty axes')
 })
+
+t.test('the run table says what was resent and why a run stopped early', async (t) => {
+  const plain = resultOfLatencies({ perSecond: [[1000, 2000]] })
+  const aborted = { ...resultOfLatencies({ perSecond: [[1000, 900000]] }), resent: 12, aborted: { threshold: 'p99<100ms', at: 3, value: 801.79, unit: 'ms' } }
+  const signalled = { ...resultOfLatencies({ perSecond: [[1000]] }), partial: { signal: 'SIGTERM' } }
+  const html = renderHtml([plain, aborted, signalled], { names: ['plain', 'aborted', 'signalled'] })
+  const cells = (key) => {
+    const m = new RegExp(`<tr data-key="${key}"><th scope="row">[^<]*</th>(.*?)</tr>`).exec(html)
+    return m ? [...m[1].matchAll(/<td>(.*?)<\/td>/g)].map((c) => c[1]) : null
+  }
+  t.same(cells('resent'), ['0', '12', '0'])
+  t.same(cells('stopped'), ['no', 'aborted at 3 s: p99&lt;100ms', 'by SIGTERM'])
+})

@@ -63,7 +63,13 @@ function runTable (runs) {
     row('rate', 'Rate', each(rateOf)),
     row('sampleInt', 'Sample interval', each((r) => `${integer(r.sampleInt || 1000)} ms`)),
     row('sent', 'Requests sent', each((r) => integer(r.requests.sent === undefined ? r.requests.total : r.requests.sent))),
-    row('total', 'Responses', each((r) => integer(r.requests.total)))
+    row('total', 'Responses', each((r) => integer(r.requests.total))),
+    // Sent again on a new connection, counted once (not errors).
+    row('resent', 'Resent (server closed first)', each((r) => integer(r.resent || 0))),
+    // Why a run stopped before its end, when it did.
+    row('stopped', 'Stopped early', each((r) => r.aborted
+      ? `aborted at ${r.aborted.at} s: ${r.aborted.threshold}`
+      : r.partial && r.partial.signal ? `by ${r.partial.signal}` : 'no'))
   ])
 }
 
