@@ -342,6 +342,22 @@ declare namespace autocannon {
     har?: Har | string | Buffer
 
     /**
+     * The path of a request file in vegeta's plain format (`METHOD URL`,
+     * header lines, an optional `@body-file` line, a blank line between
+     * requests), replayed as `har` is: only the requests to the `url`s'
+     * origins; not with `har` or `requests`.
+     */
+    targets?: string
+
+    /**
+     * The order `targets` are sent in: `'sequential'`, the file's, across
+     * all connections (each worker has its own), or `'random'`, drawn from
+     * `seed`.
+     * @default 'sequential'
+     */
+    order?: 'sequential' | 'random'
+
+    /**
      * Replace each `[<id>]` in the path, header values and body with a fresh
      * id per request.
      * @default false
@@ -545,6 +561,8 @@ declare namespace autocannon {
     | 'AC_UNKNOWN_OPTION'
     | 'AC_HAR_OTHER_ORIGIN'
     | 'AC_HAR_NO_ENTRY'
+    | 'AC_TARGETS_OTHER_ORIGIN'
+    | 'AC_TARGETS_NO_ENTRY'
     | 'AC_SHARD_MISSING'
     | 'AC_SHARD_DUPLICATE'
     | 'AC_SHARD_MISMATCH'

@@ -40,7 +40,7 @@ const REFUSED = {
 }
 
 // Run flags that read a file: the pods read it from their own file system.
-const FILE_FLAGS = new Set(['-i', '--input', '-F', '--form', '--har', '--cert', '--key', '--ca'])
+const FILE_FLAGS = new Set(['-i', '--input', '-F', '--form', '--har', '--targets', '--cert', '--key', '--ca'])
 
 function argument (message) {
   return raise('AC_INVALID_ARGUMENT', message)
@@ -162,7 +162,7 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr, now = Da
   ].join('\n')
   stdout.write(toYaml(manifest, comment))
   if (given.some((t) => FILE_FLAGS.has(t.split('=')[0]))) {
-    printWarning('AC_KUBE_LOCAL_FILES', 'the pods read the files named by -i, -F, --har, --cert, --key and --ca from their own file system: build them into the image at the same paths', stderr)
+    printWarning('AC_KUBE_LOCAL_FILES', 'the pods read the files named by -i, -F, --har, --targets, --cert, --key and --ca from their own file system: build them into the image at the same paths', stderr)
   }
   if (start.at !== undefined) {
     stderr.write(`${shards} shards start at ${start.text} (in ${Math.round((start.at - now) / 1000)} s): kubectl apply before then\n`)

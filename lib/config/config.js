@@ -5,7 +5,8 @@
 // besides it, what the machine allows (limits.js), certificates and keys
 // (tls-check.js), the proxy option (proxy.js), and the work done once per
 // run before a connection opens (prepare.js: hook files, a form's body,
-// a HAR's requests, from form.js and har.js).
+// a HAR's or a targets file's requests, from form.js, har.js, targets.js
+// and by-origin.js).
 //
 // The one place where options are checked, against the one table of
 // options (lib/core/options.js). User options go in once; a frozen config comes
@@ -298,6 +299,18 @@ function parseAfter (value) {
   }
 }
 
+function checkTargets (value) {
+  if (value === undefined || value === null) return undefined
+  if (typeof value !== 'string' || value.trim() === '') fail('targets', value, 'must be the path of a targets file')
+  return value
+}
+
+function checkOrder (value) {
+  if (value === undefined || value === null) return OPTIONS.order.default
+  if (value !== 'sequential' && value !== 'random') fail('order', value, 'must be sequential or random')
+  return value
+}
+
 function checkArrivals (value) {
   if (value === undefined || value === null) return OPTIONS.arrivals.default
   if (!ARRIVALS.includes(value)) fail('arrivals', value, `must be ${ARRIVALS.join(' or ')}`)
@@ -395,6 +408,8 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     reconnectRate: byKind(opts, 'reconnectRate'),
     requests: checkRequests(opts.requests, workers > 0),
     har: opts.har,
+    targets: checkTargets(opts.targets),
+    order: checkOrder(opts.order),
     idReplacement: byKind(opts, 'idReplacement'),
     forever: byKind(opts, 'forever'),
     servername: opts.servername,
@@ -458,6 +473,9 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   }
   if (config.duration === 0 && !config.amount) {
     fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
+  }
+  if (config.targets !== undefined && (config.har || config.requests)) {
+    throw raise('AC_CONFLICTING_OPTIONS', `targets and ${config.har ? 'har' : 'requests'} cannot be used together: each one is the requests to send (use one)`)
   }
   if (opts.body !== undefined && opts.body !== null && opts.form !== undefined && opts.form !== null) {
     throw raise('AC_CONFLICTING_OPTIONS', 'body and form cannot be used together: the form is the body (use one of them)')

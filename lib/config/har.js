@@ -8,7 +8,7 @@
 const fs = require('fs')
 const { InvalidOptionError } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
-const { emitWarning } = require('../core/warnings')
+const { byOrigin, defaultWarn } = require('./by-origin')
 
 // JSON.parse messages may quote the input, newlines and all.
 function oneLine (message) {
@@ -118,41 +118,13 @@ function harEntries (har) {
 // has entries for.
 function requestsByOrigin (har, targets, { warn = defaultWarn } = {}) {
   har = readHar(har)
-  const wanted = new Set(targets.map((t) => t.origin))
-  const byOrigin = new Map()
-  const skipped = new Map()
   let entries
   try {
     entries = harEntries(har)
   } catch (err) {
     fail(typeof har === 'object' ? '(HAR content)' : har, `is not a HAR: ${err.message}`, upstream('har', { reason: err.message }))
   }
-  for (const { origin, request } of entries) {
-    if (!wanted.has(origin)) {
-      skipped.set(origin, (skipped.get(origin) || 0) + 1)
-      continue
-    }
-    let list = byOrigin.get(origin)
-    if (list === undefined) byOrigin.set(origin, list = [])
-    list.push(request)
-  }
-  // autocannon's line per skipped origin, which scripts match, then ours.
-  const allowed = [...wanted].join(', ')
-  for (const [origin, n] of skipped) {
-    warn('AC_HAR_OTHER_ORIGIN', `skipping requests to '${origin}' as the target is ${allowed} (${n} HAR ${n === 1 ? 'entry' : 'entries'})`)
-  }
-  const missing = [...wanted].filter((o) => !byOrigin.has(o))
-  if (missing.length > 0) warn('AC_HAR_NO_ENTRY', `no HAR entry for ${missing.join(', ')}: requesting the URL itself`)
-  for (const list of byOrigin.values()) Object.freeze(list)
-  return byOrigin
-}
-
-// A process warning, as every other warning of the library (Node prints
-// it as "… Warning: skipping requests to …"; the CLI as autocannon's line,
-// after the tables).
-function defaultWarn (code, message) {
-  // Once per run: worker threads build the same map again, silently.
-  if (require('worker_threads').isMainThread) emitWarning(code, message)
+  return byOrigin(entries, targets, warn, { other: 'AC_HAR_OTHER_ORIGIN', none: 'AC_HAR_NO_ENTRY', noun: 'HAR' })
 }
 
 module.exports = { requestsByOrigin, harEntries }

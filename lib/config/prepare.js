@@ -44,6 +44,11 @@ function prepare (config) {
     setupClient: loadFunction(config.setupClient, 'setupClient'),
     requestsByOrigin: null
   }
+  if (config.targets) {
+    // As a HAR: each request brings its method, path, headers and body.
+    prepared.requestsByOrigin = require('./targets').requestsByOrigin(config.targets, config.urls)
+    return prepared
+  }
   if (config.har) {
     // A HAR brings its own methods, paths and bodies: method, body, form
     // and requests are ignored; headers still apply beneath the HAR's.

@@ -49,6 +49,8 @@ const OPTIONS = {
   input: { alias: 'i', kind: 'string', library: false, help: 'The body of the request, read from a file' },
   headers: { alias: ['H', 'header'], kind: 'list', check: 'headers', default: Object.freeze({}), help: 'A request header, as K=V or "K' },
   har: { kind: 'string', check: 'har', help: 'When provided, Autocannon will use requests from the HAR file' },
+  targets: { kind: 'string', check: 'targets', help: 'Replay the requests of FILE, in vegeta\'s plain format' },
+  order: { kind: 'string', check: 'order', default: 'sequential', help: 'The order --targets are sent in: sequential (the file\'s, across all connections) or random (seeded by --seed)' },
   bailout: { alias: 'B', kind: 'integer', check: 'count', default: 0, help: 'The number of failures before initiating a bailout' },
   maxConnectionRequests: { alias: 'M', kind: 'integer', check: 'count', default: 0, help: 'The max number of requests to make per connection to the server' },
   maxOverallRequests: { alias: 'O', kind: 'integer', check: 'count', default: 0, help: 'The max number of requests to make overall to the server' },

@@ -20,13 +20,15 @@ const WARNINGS = {
   AC_WORKERS_OVER_AMOUNT: 'More workers than requests in an amount run: each worker makes one at least, as in autocannon, so the amount is the number of workers (the line says so).',
   AC_UNKNOWN_OPTION: 'autocannon() was given a key that is not an option (a typo such as `conections`): named once, with the closest option, and ignored.',
   AC_HAR_OTHER_ORIGIN: 'The HAR file has requests to an origin that is not a target\'s: they are skipped (one warning per origin, in autocannon\'s words).',
+  AC_TARGETS_OTHER_ORIGIN: '--targets: the file has requests to an origin that is not a target\'s: they are skipped (one warning per origin).',
+  AC_TARGETS_NO_ENTRY: '--targets: the file has no request for a target\'s origin: that target gets its URL itself.',
   AC_HAR_NO_ENTRY: 'The HAR file has no request for a target\'s origin: that target gets its URL itself.',
   AC_SHARD_MISSING: 'merge: no result for a shard index of the run (the line names it); the merged numbers lack its load.',
   AC_SHARD_DUPLICATE: 'merge: two results for one shard index (a restarted shard, or a file given twice); only the first is merged.',
   AC_SHARD_PARTIAL: 'merge: a result was stopped early by a signal (a deleted pod\'s SIGTERM): what it measured is merged, but its part of the load ended early.',
   AC_SHARD_MISMATCH: 'merge: the results disagree on the shard count or the start time, so they may come from different runs.',
   AC_GENERATOR_DISTORTED: 'Under a rate, the generator\'s event loop ran over 1 ms late at p99, or over 0.1% of requests left more than 5 ms after their planned time: part of the latency may be the generator\'s, not the server\'s (printed after the tables).',
-  AC_KUBE_LOCAL_FILES: 'kube: a run flag names a file (-i, -F, --har, --cert, --key, --ca), which each pod reads from its own file system.'
+  AC_KUBE_LOCAL_FILES: 'kube: a run flag names a file (-i, -F, --har, --targets, --cert, --key, --ca), which each pod reads from its own file system.'
 }
 
 // autocannon's own wording, for the one warning its users' scripts match.

@@ -29,6 +29,9 @@ const { maskSecrets } = require('../core/redact')
 // Connections opened per turn of the event loop (~70 µs each on loopback).
 const OPEN_BATCH = 256
 
+// The random stream --order random draws from (far from the arrivals').
+const TARGETS_STREAM = 0x7a000000
+
 class Run {
   constructor (config, events, { onDone, onError, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot, startAt } = {}) {
     this.config = config
@@ -47,6 +50,7 @@ class Run {
     this.loopMonitor = new LoopMonitor(this.recorder)
     this.transports = new Map(config.urls.map((target) => [target, transportFor(target, config)]))
     this.requestsByOrigin = requestsByOrigin || null
+    this.orders = null
     this.baseHeaders = baseHeaders || config.headers
     this.baseBody = baseBody !== undefined ? baseBody : config.body
     this.verifyBody = verifyBody || null
@@ -108,6 +112,22 @@ class Run {
       // Latency runs from these when it is corrected (see above).
       planned: this.correctLatency ? this.scheduler.planned : null
     })
+  }
+
+  // --targets: one order of an origin's entries for all its connections.
+  orderFor (target) {
+    if (!this.config.targets || !this.requestsByOrigin || !this.requestsByOrigin.has(target.origin)) return null
+    if (this.orders === null) this.orders = new Map()
+    let order = this.orders.get(target.origin)
+    if (order === undefined) {
+      const { sharedOrder } = require('../config/targets')
+      const { seededRandom, streamSeed } = require('../core/random')
+      // Its own stream of the run's seed (the arrivals use 0, 1, 2…).
+      const random = seededRandom(streamSeed(this.config.seed, this.config.shardIndex, this.config.workerIndex, TARGETS_STREAM + this.orders.size))
+      order = sharedOrder(this.config.order, this.requestsByOrigin.get(target.origin).length, random)
+      this.orders.set(target.origin, order)
+    }
+    return order
   }
 
   requestsFor (target) {
@@ -191,7 +211,7 @@ class Run {
     const to = Math.min(this.config.connections, this.clients.length + count)
     for (let i = this.clients.length; i < to; i++) {
       const target = urls[i % urls.length]
-      const client = new Client(this, this.clientSetup, target, i, this.transports.get(target), this.requestsFor(target))
+      const client = new Client(this, this.clientSetup, target, i, this.transports.get(target), this.requestsFor(target), this.orderFor(target))
       if (this.setupClient) this.setupClient(client)
       this.clients.push(client)
     }

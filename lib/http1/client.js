@@ -29,7 +29,8 @@ const { Connection } = require('../transport/connection')
 class Client extends EventEmitter {
   // run: the run's port; setup: what every client of the run shares
   // (Run#clientSetup); connect: the target's transport.
-  constructor (run, setup, target, index, connect, requests) {
+  // order: --targets' shared order of this origin's entries, or null.
+  constructor (run, setup, target, index, connect, requests, order = null) {
     super()
     this.run = run
     this.recorder = setup.recorder
@@ -83,7 +84,7 @@ class Client extends EventEmitter {
       host: target.host,
       auth: target.auth,
       absoluteForm: target.absoluteForm
-    }, requests, { idReplacement: setup.idReplacement, initialContext: setup.initialContext })
+    }, requests, { idReplacement: setup.idReplacement, initialContext: setup.initialContext, order })
     this.sequence.onReset = () => {
       this.recorder.sequenceReset()
       this.emit('reset')

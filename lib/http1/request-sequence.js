@@ -145,8 +145,11 @@ class RequestSequence {
   // base: {method, path, headers, body, host, auth, absoluteForm}; entries:
   // requests[]. absoluteForm: the requests go to an HTTP proxy (see
   // encodeRequest).
-  constructor (base, entries, { idReplacement = false, initialContext } = {}) {
+  // order: { pick() → entry index } shared by a run's connections
+  // (--targets, targets.js), instead of each going round on its own.
+  constructor (base, entries, { idReplacement = false, initialContext, order = null } = {}) {
     this.base = base
+    this.order = order
     this.idReplacement = idReplacement
     this.initialContext = initialContext
     this.context = cloneContext(initialContext)
@@ -263,7 +266,7 @@ class RequestSequence {
   // sequence then starts over too.
   next () {
     for (;;) {
-      const index = this.index
+      const index = this.order === null ? this.index : this.order.pick()
       const entry = this.entries[index]
       this.lastEntry = index
       this.lastIsHead = entry.isHead
@@ -353,6 +356,7 @@ class RequestSequence {
   // Only when allStatic.
   run (n) {
     const len = this.entries.length
+    if (this.order !== null) return this.picked(n)
     const start = this.index
     const key = start * 4096 + n
     if (this.runs === null) this.runs = new Map()
@@ -373,6 +377,18 @@ class RequestSequence {
     this.lastEntry = (end - 1) % len
     this.index = end % len
     return bytes
+  }
+
+  // run(n) in a shared order: the entries it picks, one buffer (no cache:
+  // each run is different).
+  picked (n) {
+    const parts = new Array(n)
+    for (let k = 0; k < n; k++) {
+      const index = this.order.pick()
+      parts[k] = this.entries[index].bytes
+      this.lastEntry = index
+    }
+    return n === 1 ? parts[0] : Buffer.concat(parts)
   }
 
   onResponse (entryIndex, status, body, headers) {
