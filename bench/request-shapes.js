@@ -2,6 +2,7 @@
 
 // CPU per request of the request shapes: a single request, a
 // `requests` array of 3 static entries, setupRequest hooks, idReplacement,
+// templates ({{seq}} in the path, {{uuid}} in a header),
 // against the canned-response server (canned-server.js) in another process. Each shape runs in
 // a fresh process; the median of the trials is printed.
 //
@@ -18,7 +19,9 @@ const SHAPES = {
   hook: { requests: [{ setupRequest: (req) => req }] },
   hookPath: { requests: [{ setupRequest: (req) => ({ ...req, path: '/p' }) }] },
   hook3: { requests: [{ path: '/a' }, { path: '/b', setupRequest: (req) => req }, { path: '/c' }] },
-  id: { idReplacement: true, requests: [{ path: '/items/[<id>]' }] }
+  id: { idReplacement: true, requests: [{ path: '/items/[<id>]' }] },
+  // Issue 25's shape: a {{seq}} path and a {{uuid}} header.
+  template: { requests: [{ path: '/items/{{seq}}', headers: { 'x-request-id': '{{uuid}}' } }] }
 }
 
 function one (port, shape, pipelining, seconds) {

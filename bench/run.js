@@ -232,7 +232,7 @@ async function workersScenario (target, ctx) {
 async function shapesScenario (ctx) {
   const { runShapes } = require('./request-shapes')
   ctx.log('shapes: requests arrays and hooks, -c 50, CPU µs per request')
-  const table = await runShapes({ shapes: ['single', 'static3', 'hook'], pipelinings: [1, 10], trials: ctx.options.reps, seconds: Math.min(ctx.options.duration, 5), cpus: ctx.cpus })
+  const table = await runShapes({ shapes: ['single', 'static3', 'hook', 'template'], pipelinings: [1, 10], trials: ctx.options.reps, seconds: Math.min(ctx.options.duration, 5), cpus: ctx.cpus })
   const goals = []
   for (const p of [1, 10]) {
     const base = table[`single p=${p}`]
@@ -240,6 +240,8 @@ async function shapesScenario (ctx) {
     const hook = table[`hook p=${p}`] / base
     goals.push({ goal: `p=${p}: 3 static entries ≤ 1.1× a single request`, value: s3, met: s3 <= 1.1 })
     goals.push({ goal: `p=${p}: setupRequest hook ≤ 2× a static request`, value: hook, met: hook <= 2 })
+    const template = table[`template p=${p}`] / base
+    goals.push({ goal: `p=${p}: a {{seq}} path and a {{uuid}} header ≤ 1.15× the same request without templates`, value: template, met: template <= 1.15 })
   }
   return { name: 'shapes', target: 'canned', flags: '-c 50', cpuUs: table, goals }
 }

@@ -42,7 +42,9 @@ function oneLine (err) {
       : `Invalid value for ${describe(err.option)}: ${err.detail}`
   } else {
     const message = String(err && err.message !== undefined ? err.message : err)
-    line = err && typeof err.detail === 'string' ? `${message} (${err.detail})` : message
+    // Our own message already says what the detail says.
+    const said = err && err.code === 'AC_INVALID_OPTION' && !err.upstream
+    line = err && typeof err.detail === 'string' && !said ? `${message} (${err.detail})` : message
   }
   // A JSON parser's message quotes the input, newlines and all.
   line = maskSecrets(line.replace(/\s*\n\s*/g, ' ').trim())

@@ -403,6 +403,9 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     // Where this part of the run sends from (arrivals.js mixes them into
     // the seed): set for a worker by workers.js, and for a shard below.
     workerIndex: opts.workerIndex || 0,
+    // How many workers share this part of the run (set in each worker): with
+    // workerIndex, what makes {{seq}} unique across them.
+    workersOfShard: opts.workersOfShard || 0,
     shardIndex: opts.shardIndex || 0,
     ignoreCoordinatedOmission: byKind(opts, 'ignoreCoordinatedOmission'),
     reconnectRate: byKind(opts, 'reconnectRate'),

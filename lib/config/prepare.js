@@ -36,6 +36,22 @@ function withoutHeader (headers, lower) {
   return out
 }
 
+// {{…}} in the URLs' paths, the headers, the body and the requests:
+// checked here, before anything runs (template.js compiles them per
+// connection).
+function checkTemplates (config) {
+  const { check } = require('../http1/template')
+  for (const target of config.urls) check(target.path, 'url')
+  const headers = (where, h) => { for (const k of Object.keys(h || {})) if (typeof h[k] === 'string') check(h[k], where) }
+  headers('headers', config.headers)
+  check(config.body, 'body')
+  for (const [i, r] of (config.requests || []).entries()) {
+    if (typeof r.path === 'string') check(r.path, `requests[${i}].path`)
+    headers(`requests[${i}].headers`, r.headers)
+    check(r.body, `requests[${i}].body`)
+  }
+}
+
 function prepare (config) {
   const prepared = {
     baseHeaders: config.headers,
@@ -44,6 +60,7 @@ function prepare (config) {
     setupClient: loadFunction(config.setupClient, 'setupClient'),
     requestsByOrigin: null
   }
+  checkTemplates(config)
   if (config.targets) {
     // As a HAR: each request brings its method, path, headers and body.
     prepared.requestsByOrigin = require('./targets').requestsByOrigin(config.targets, config.urls)

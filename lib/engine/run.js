@@ -31,6 +31,21 @@ const OPEN_BATCH = 256
 
 // The random stream --order random draws from (far from the arrivals').
 const TARGETS_STREAM = 0x7a000000
+const TEMPLATE_STREAM = 0x7b000000
+
+// {{seq}} is unique across the run: this thread's values are k * stride +
+// its place among all threads (workers of all shards).
+function templateState (config) {
+  const { createState } = require('../http1/template')
+  const { seededRandom, streamSeed } = require('../core/random')
+  const workers = Math.max(1, config.workersOfShard || 1)
+  const shards = config.shard ? config.shard.count : 1
+  return createState({
+    random: seededRandom(streamSeed(config.seed, config.shardIndex, config.workerIndex, TEMPLATE_STREAM)),
+    stride: workers * shards,
+    offset: (config.shardIndex || 0) * workers + (config.workerIndex || 0)
+  })
+}
 
 class Run {
   constructor (config, events, { onDone, onError, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot, startAt } = {}) {
@@ -110,7 +125,9 @@ class Run {
       idReplacement: config.idReplacement,
       initialContext: config.initialContext,
       // Latency runs from these when it is corrected (see above).
-      planned: this.correctLatency ? this.scheduler.planned : null
+      planned: this.correctLatency ? this.scheduler.planned : null,
+      // What {{…}} holes draw from, one for all this thread's connections.
+      templates: templateState(config)
     })
   }
 

@@ -29,6 +29,7 @@ function workerOptions (config, index) {
   opts.connections = share(config.connections, n, index)
   if (config.amount) opts.amount = share(config.amount, n, index)
   opts.workerIndex = index
+  opts.workersOfShard = n
   opts.shardIndex = config.shardIndex
   return opts
 }

@@ -84,7 +84,7 @@ class Client extends EventEmitter {
       host: target.host,
       auth: target.auth,
       absoluteForm: target.absoluteForm
-    }, requests, { idReplacement: setup.idReplacement, initialContext: setup.initialContext, order })
+    }, requests, { idReplacement: setup.idReplacement, initialContext: setup.initialContext, order, templates: setup.templates, conn: index })
     this.sequence.onReset = () => {
       this.recorder.sequenceReset()
       this.emit('reset')
@@ -306,6 +306,13 @@ class Client extends EventEmitter {
   sendSequence (n, now, planned) {
     const socket = this.connection.socket
     const sequence = this.sequence
+    if (n > 1 && sequence.compiledOnly) {
+      // Templates: n requests filled into one buffer, one write.
+      const bytes = sequence.compiledRun(n)
+      for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, sequence.entries[0].isHead)
+      socket.write(bytes)
+      return
+    }
     if (sequence.allStatic && n > 1) {
       // Static entries only: one write of n requests in a row.
       const start = sequence.index

@@ -9,6 +9,7 @@
 // its first, and when a setupRequest hook returns nothing (a reset).
 
 const { encodeRequest } = require('./request-encoder')
+const { hasTemplate, compile, fill, fillMany } = require('./template')
 const { InvalidOptionError, HookError } = require('../core/errors')
 const { checkBody } = require('../core/http-syntax')
 
@@ -147,9 +148,13 @@ class RequestSequence {
   // encodeRequest).
   // order: { pick() → entry index } shared by a run's connections
   // (--targets, targets.js), instead of each going round on its own.
-  constructor (base, entries, { idReplacement = false, initialContext, order = null } = {}) {
+  // templates: the run's state for {{…}} holes (template.js); conn: this
+  // connection's index, for {{conn}}.
+  constructor (base, entries, { idReplacement = false, initialContext, order = null, templates = null, conn = 0 } = {}) {
     this.base = base
     this.order = order
+    this.templates = templates
+    this.conn = conn
     this.idReplacement = idReplacement
     this.initialContext = initialContext
     this.context = cloneContext(initialContext)
@@ -215,6 +220,7 @@ class RequestSequence {
       onResponseName: hookName(`${name}.onResponse`, e.onResponseFile || e.onResponse),
       bytes: null,
       idParts: null,
+      compiled: null,
       isHead: false,
       hasIds: false
     }
@@ -230,8 +236,14 @@ class RequestSequence {
       Object.keys(t.headers).some((k) => hasIdTag(t.headers[k])))
     entry.bytes = null
     entry.idParts = null
+    entry.compiled = null
     if (entry.setupRequest) return
     try {
+      if (!entry.hasIds && this.templates !== null && (hasTemplate(t.path) || hasTemplate(t.body) || Object.keys(t.headers).some((k) => hasTemplate(t.headers[k])))) {
+        // {{…}}: compiled once into chunks and holes (template.js).
+        entry.compiled = compile(t, (req) => encodeRequest({ ...req, host: this.base.host }, this.base.absoluteForm), { name: entry.name })
+        if (entry.compiled !== null) return
+      }
       if (!entry.hasIds) {
         entry.bytes = encodeRequest({ ...t, host: this.base.host }, this.base.absoluteForm)
       } else {
@@ -242,6 +254,8 @@ class RequestSequence {
         entry.idParts = marked.latin1Slice(0, marked.length).split(ID_MARKER)
       }
     } catch (err) {
+      // A malformed template names its option and position itself.
+      if (err instanceof InvalidOptionError && /at character \d+/.test(err.detail)) throw err
       throw new InvalidOptionError(entry.name, t, `cannot be encoded: ${err.message}`)
     }
   }
@@ -288,6 +302,7 @@ class RequestSequence {
   }
 
   build (entry) {
+    if (entry.compiled !== null) return fill(entry.compiled, this.templates, this.conn)
     if (entry.idParts !== null) return Buffer.from(entry.idParts.join(freshId()), 'latin1')
     const t = entry.template
     // setupRequest gets its own copy to change as it likes.
@@ -350,6 +365,19 @@ class RequestSequence {
   reset () {
     this.restart()
     if (this.onReset) this.onReset()
+  }
+
+  // The one entry when it is a template and nothing else varies (no
+  // hooks, no shared order): the client then writes n of them at once.
+  get compiledOnly () {
+    const entries = this.entries
+    return entries.length === 1 && entries[0].compiled !== null && !this.usesContext && this.order === null
+  }
+
+  // n requests of the compiledOnly entry, as one buffer.
+  compiledRun (n) {
+    this.lastEntry = 0
+    return fillMany(this.entries[0].compiled, this.templates, this.conn, n)
   }
 
   // n static requests in a row from the current entry, as one buffer.
