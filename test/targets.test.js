@@ -8,10 +8,10 @@ const t = require('tap')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const http = require('http')
 const autocannon = require('..')
 const { parseTargets } = require('../lib/config/targets')
 const { run } = require('./helpers/cli')
+const { recordingServer } = require('./helpers/recording')
 
 function tmpdir (t) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-targets-'))
@@ -19,21 +19,10 @@ function tmpdir (t) {
   return dir
 }
 
-// Records every request: method, path, body, a header.
-function recorder (t) {
-  const seen = []
-  const server = http.createServer((req, res) => {
-    const chunks = []
-    req.on('data', (c) => chunks.push(c))
-    req.on('end', () => {
-      seen.push({ method: req.method, url: req.url, body: Buffer.concat(chunks).toString(), account: req.headers['x-account'], extra: req.headers['x-extra'] })
-      res.end('ok')
-    })
-  })
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    t.teardown(() => { server.closeAllConnections(); server.close() })
-    resolve({ url: `http://127.0.0.1:${server.address().port}`, seen })
-  }))
+// Records every request: method, path, body, headers.
+async function recorder (t) {
+  const { url, seen } = await recordingServer(t)
+  return { url, seen }
 }
 
 function writeTargets (dir, url) {
@@ -89,9 +78,9 @@ t.test('sequential: the file\'s order, round and round, one connection', async (
   await new Promise((resolve) => setImmediate(resolve))
   t.equal(result.errors, 0)
   t.same(seen.map((r) => `${r.method} ${r.url}`), [...ORDER, ...ORDER, ORDER[0]])
-  t.equal(seen[1].body, '{"name":"jane"}', 'the body file')
-  t.equal(seen[0].account, '8675309', 'its headers')
-  t.ok(seen.every((r) => r.extra === 'yes'), 'the run\'s headers beneath')
+  t.equal(seen[1].body.toString(), '{"name":"jane"}', 'the body file')
+  t.equal(seen[0].headers['x-account'], '8675309', 'its headers')
+  t.ok(seen.every((r) => r.headers['x-extra'] === 'yes'), 'the run\'s headers beneath')
   t.same(warnings, [`skipping requests to 'https://elsewhere.example' as the target is ${url} (1 targets entry)`])
 })
 
