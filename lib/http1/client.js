@@ -2,7 +2,8 @@
 
 // lib/http1: the protocol spoken on a connection: this file's Client,
 // the requests each connection sends in turn (request-sequence.js), their
-// bytes built once (request-encoder.js), and the responses read back
+// bytes built once (request-encoder.js; with {{…}} holes filled per
+// request, template.js), and the responses read back
 // byte by byte (response-parser.js).
 //
 // HTTP/1.1 on one connection: the requests in flight as a FIFO (responses
