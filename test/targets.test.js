@@ -94,6 +94,20 @@ t.test('sequential across connections: one cursor, each entry as often', async (
   t.same(counts, { [ORDER[0]]: 100, [ORDER[1]]: 100, [ORDER[2]]: 100 })
 })
 
+t.test('pipelined, a HEAD among them: each response read as its own request\'s', async (t) => {
+  const dir = tmpdir(t)
+  const { url, seen } = await recorder(t)
+  const file = path.join(dir, 'head.txt')
+  fs.writeFileSync(file, `HEAD ${url}/a\n\nGET ${url}/b\n\nGET ${url}/c\n`)
+  for (const order of ['sequential', 'random']) {
+    seen.length = 0
+    const r = await autocannon({ url, connections: 2, pipelining: 10, amount: 300, timeout: 2, targets: file, order })
+    t.equal(r.errors, 0, `${order}: no errors (${JSON.stringify(r.errorCodes)})`)
+    t.equal(r.requests.total, 300, `${order}: every response read`)
+  }
+  t.ok(seen.some((r) => r.method === 'HEAD'))
+})
+
 t.test('random: the same seed, the same requests; another seed, others', async (t) => {
   const dir = tmpdir(t)
   const { url, seen } = await recorder(t)

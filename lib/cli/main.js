@@ -20,7 +20,7 @@ const { maskSecrets } = require('../core/redact')
 const { raise } = require('../core/errors')
 const { WARNINGS, warningLine } = require('../core/warnings')
 const { Session } = require('../engine/session')
-const { autocannon } = require('../engine/autocannon')
+const { autocannon, warmupOptions } = require('../engine/autocannon')
 const { checkDestinations, writeOutputs } = require('../output/outputs')
 
 // `autocannon <command> …`: work on saved results instead of running.
@@ -124,17 +124,10 @@ function main (argv) {
 // One run (or, with -f, one series of rounds) of the library, shown as the
 // options ask. Resolves to the result.
 function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
-  const libOpts = libraryOptions(opts)
-  // The CLI runs the warm-up itself, with a progress bar of its own.
+  // The CLI runs the warm-up itself, with a progress bar of its own, from
+  // the same options the library's warm-up takes.
+  const libOpts = warmup ? warmupOptions({ ...libraryOptions(opts), warmup: opts.warmup }) : libraryOptions(opts)
   delete libOpts.warmup
-  if (warmup) {
-    Object.assign(libOpts, opts.warmup)
-    // A warmup given a duration runs for it, even before an amount run.
-    if (opts.warmup.duration !== undefined) libOpts.amount = 0
-    libOpts.forever = false
-    // The warmup goes first; the run proper waits for the start time.
-    delete libOpts.startAt
-  }
   return session.run(() => {
     const instance = autocannon(libOpts)
     const config = instance.opts

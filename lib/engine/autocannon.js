@@ -72,11 +72,14 @@ function autocannon (opts, cb) {
     return instance
   }
 
+  // The run proper; a warm-up, when asked for, is another such pair.
+  const main = { config, prepared }
+
   // One round: a run in this thread or in workers, settling with its
   // result (each round's is a 'done' event). Only the first round waits
   // for a start time (-f goes on from there). The warm-up is a round of
   // its own config whose events nobody hears (as in autocannon).
-  function startRound (round, { config, prepared } = { config: instance.opts, prepared: mainPrepared }, events = instance) {
+  function startRound (round, { config, prepared } = main, events = instance) {
     const startAt = round === 0 ? config.startAt : undefined
     let settle
     const outcome = new Promise((resolve, reject) => { settle = { resolve, reject } })
@@ -121,7 +124,6 @@ function autocannon (opts, cb) {
     return { stop: () => run.stop(), then: (onFulfilled, onRejected) => outcome.then(onFulfilled, onRejected) }
   }
 
-  const mainPrepared = prepared
   setImmediate(async () => {
     try {
       const session = instance.session
@@ -154,4 +156,4 @@ function warmupOptions (opts) {
   return out
 }
 
-module.exports = { autocannon }
+module.exports = { autocannon, warmupOptions }

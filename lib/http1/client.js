@@ -314,8 +314,9 @@ class Client extends EventEmitter {
       socket.write(bytes)
       return
     }
-    if (sequence.allStatic && n > 1) {
-      // Static entries only: one write of n requests in a row.
+    if (sequence.allStatic && sequence.order === null && n > 1) {
+      // Static entries only, in the sequence's own order: one write of n
+      // requests in a row (a shared order picks them one by one below).
       const start = sequence.index
       const entries = sequence.entries
       const bytes = sequence.run(n)

@@ -381,10 +381,9 @@ class RequestSequence {
   }
 
   // n static requests in a row from the current entry, as one buffer.
-  // Only when allStatic.
+  // Only when allStatic, and without a shared order.
   run (n) {
     const len = this.entries.length
-    if (this.order !== null) return this.picked(n)
     const start = this.index
     const key = start * 4096 + n
     if (this.runs === null) this.runs = new Map()
@@ -405,18 +404,6 @@ class RequestSequence {
     this.lastEntry = (end - 1) % len
     this.index = end % len
     return bytes
-  }
-
-  // run(n) in a shared order: the entries it picks, one buffer (no cache:
-  // each run is different).
-  picked (n) {
-    const parts = new Array(n)
-    for (let k = 0; k < n; k++) {
-      const index = this.order.pick()
-      parts[k] = this.entries[index].bytes
-      this.lastEntry = index
-    }
-    return n === 1 ? parts[0] : Buffer.concat(parts)
   }
 
   onResponse (entryIndex, status, body, headers) {
