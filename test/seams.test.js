@@ -22,9 +22,9 @@ t.test('the client reaches the run only through its port', async (t) => {
   for (const name of port) t.match(declared, name, `run.js's comment declares ${name}`)
 })
 
-t.test('the run asks of a client only start, stop, checkTimeout, inFlight and index', async (t) => {
+t.test('the run asks of a client only start, stop, checkTimeout, inFlight, index, connected, park and unpark', async (t) => {
   const used = uses(read('engine/run.js'), /\bclient(?:s\[\w+\])?\.(\w+)/g).filter((name) => name !== 'js')
-  for (const name of used) t.ok(['start', 'stop', 'checkTimeout', 'inFlight', 'index'].includes(name), `client.${name}`)
+  for (const name of used) t.ok(['start', 'stop', 'checkTimeout', 'inFlight', 'index', 'connected', 'park', 'unpark'].includes(name), `client.${name}`)
 })
 
 t.test('the connection drives the protocol through its declared calls', async (t) => {

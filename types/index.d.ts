@@ -294,6 +294,16 @@ declare namespace autocannon {
     stages?: ReadonlyArray<{ duration: number | string, rate: number }> | string
 
     /**
+     * Connection stages: the number of open connections ramps linearly
+     * from each stage's start (the previous stage's count, 0 for the
+     * first) to its `connections` over its `duration` (seconds or a
+     * timestring; 0 for a step). The stages set the run's length and its
+     * connections. As a string: `'30s:100,1m:1000,30s:0'`. Not with a
+     * rate or `amount`.
+     */
+    connectionStages?: ReadonlyArray<{ duration: number | string, connections: number }> | string
+
+    /**
      * How the sends of a rate (`overallRate`, `connectionRate` or `stages`)
      * are spaced: `'uniform'`, evenly, or `'poisson'`, exponential gaps
      * drawn from `seed` (a Poisson process; latency still counts from each
@@ -706,11 +716,15 @@ declare namespace autocannon {
       latencyP99: number[]
       /** The generator's longest event-loop delay in each interval (ms; any thread's). */
       loopDelayMax: number[]
+      /** Connections open at each interval's end (all threads'). */
+      connections?: number[]
       /** Each interval's latency histogram, compressed base64. */
       latency: string[]
     }
     /** The outcome of each of the `thresholds` option's expressions. */
     thresholds?: ThresholdResult[]
+    /** With the `connectionStages` option: the ramp the run followed. */
+    connectionStages?: Array<{ duration: number, connections: number }>
     /** With the `shard` option: which part of the run this is (0-based). */
     shard?: { index: number, count: number }
     /** CLI: the run was cut short by this signal (printed and written all the same). In a merge: how many results were, which shards, by which signals. */

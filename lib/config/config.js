@@ -226,29 +226,57 @@ function checkExpressions (option, value, { required = false } = {}) {
 // Load stages: [{ duration, rate }], or the CLI's "30s:100,2m:5000,30s:0"
 // (each stage ramps from the previous stage's rate to its own).
 function checkStages (value) {
+  return checkStageList('stages', value, {
+    field: 'rate',
+    expected: 'must be stages such as "30s:100,2m:5000,30s:0" or [{ duration: 30, rate: 100 }, …] (duration in seconds or a timestring, rate in req/s >= 0)',
+    valid: (rate) => rate >= 0 && isFinite(rate),
+    none: 'plan no request at all: give at least one stage a rate above 0'
+  })
+}
+
+// Connection stages: [{ duration, connections }], or "30s:100,1m:1000,30s:0"
+// (each stage ramps from the previous stage's count, the first from 0, to
+// its own). A stage of 0s is a step: its count at once.
+function checkConnectionStages (value) {
+  return checkStageList('connectionStages', value, {
+    field: 'connections',
+    expected: 'must be stages such as "30s:100,1m:1000,30s:0" or [{ duration: 30, connections: 100 }, …] (duration in seconds or a timestring, 0s for a step; connections a whole number >= 0)',
+    valid: (n) => Number.isInteger(n) && n >= 0,
+    none: 'open no connection at all: give at least one stage a count above 0',
+    steps: true
+  })
+}
+
+function checkStageList (option, value, { field, expected, valid, none, steps = false }) {
   if (value === undefined || value === null) return undefined
-  const expected = 'must be stages such as "30s:100,2m:5000,30s:0" or [{ duration: 30, rate: 100 }, …] (duration in seconds or a timestring, rate in req/s >= 0)'
   const list = typeof value === 'string'
     ? value.split(',').map((part) => {
-      const [duration, rate, extra] = part.split(':').map((x) => x.trim())
-      if (extra !== undefined || rate === undefined || rate === '') fail('stages', value, expected)
-      return { duration, rate }
+      const [duration, target, extra] = part.split(':').map((x) => x.trim())
+      if (extra !== undefined || target === undefined || target === '') fail(option, value, expected)
+      return { duration, [field]: target }
     })
     : value
-  if (!Array.isArray(list) || list.length === 0) fail('stages', value, expected)
+  if (!Array.isArray(list) || list.length === 0) fail(option, value, expected)
   const stages = list.map((stage) => {
-    if (stage === null || typeof stage !== 'object' || stage.duration === undefined || stage.duration === null) fail('stages', value, expected)
+    if (stage === null || typeof stage !== 'object' || stage.duration === undefined || stage.duration === null) fail(option, value, expected)
     let duration
-    try {
-      duration = parseDuration(stage.duration)
-    } catch {
-      fail('stages', value, expected)
+    if (steps && (stage.duration === 0 || /^\s*0+(\.0*)?\s*(ms|s|m|h)?\s*$/.test(String(stage.duration)))) {
+      duration = 0
+    } else {
+      try {
+        duration = parseDuration(stage.duration)
+      } catch {
+        fail(option, value, expected)
+      }
+      if (!(duration > 0)) fail(option, value, expected)
     }
-    const rate = typeof stage.rate === 'string' && stage.rate.trim() !== '' ? Number(stage.rate) : stage.rate
-    if (!(duration > 0) || typeof rate !== 'number' || !(rate >= 0) || !isFinite(rate)) fail('stages', value, expected)
-    return Object.freeze({ duration, rate })
+    const raw = stage[field]
+    const target = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw
+    if (typeof target !== 'number' || !valid(target)) fail(option, value, expected)
+    return Object.freeze({ duration, [field]: target })
   })
-  if (stages.every((stage) => stage.rate === 0)) fail('stages', value, 'plan no request at all: give at least one stage a rate above 0')
+  if (stages.every((stage) => stage[field] === 0)) fail(option, value, none)
+  if (stages.every((stage) => stage.duration === 0)) fail(option, value, 'last no time at all: give at least one stage a duration')
   return Object.freeze(stages)
 }
 
@@ -398,6 +426,10 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     connectionRate: byKind(opts, 'connectionRate'),
     overallRate: byKind(opts, 'overallRate'),
     stages: checkStages(opts.stages),
+    connectionStages: checkConnectionStages(opts.connectionStages),
+    // This thread's part of a ramp's connections: [index, count] of each
+    // split (shards, then workers), applied in turn (connection-ramp.js).
+    connectionShares: opts.connectionShares || undefined,
     arrivals: checkArrivals(opts.arrivals),
     seed: checkSeed(opts.seed),
     // Where this part of the run sends from (arrivals.js mixes them into
@@ -452,6 +484,14 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     if (config.amount) throw raise('AC_CONFLICTING_OPTIONS', 'stages and amount (-a) cannot be used together: the stages set how long the run lasts')
     // The stages are the run's length.
     config.duration = config.stages.reduce((total, stage) => total + stage.duration, 0)
+  }
+  if (config.connectionStages) {
+    const rated = config.overallRate ? 'overallRate (-R)' : config.connectionRate ? 'connectionRate (-r)' : config.stages ? 'stages' : null
+    if (rated) throw raise('AC_CONFLICTING_OPTIONS', `connectionStages and ${rated} cannot be used together: connection stages ramp a closed loop (each connection sends again when answered); ramp a rate with stages`)
+    if (config.amount) throw raise('AC_CONFLICTING_OPTIONS', 'connectionStages and amount (-a) cannot be used together: the stages set how long the run lasts')
+    config.duration = config.connectionStages.reduce((total, stage) => total + stage.duration, 0)
+    // The most connections the ramp ever holds: what is built.
+    if (!opts.connectionShares) config.connections = Math.max(...config.connectionStages.map((stage) => stage.connections))
   }
   // Before the checks of workers: a shard's workers divide its part.
   if (config.shard) Object.assign(config, require('../distributed/shard').shardPart(config, config.shard))

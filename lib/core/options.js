@@ -57,6 +57,7 @@ const OPTIONS = {
   connectionRate: { alias: 'r', kind: 'number', check: 'rate', default: 0, help: 'The max number of requests to make per second from an individual connection' },
   overallRate: { alias: 'R', kind: 'number', check: 'rate', default: 0, help: 'The max number of requests to make per second from all connections' },
   stages: { kind: 'string', check: 'stages', help: 'Load stages' },
+  connectionStages: { kind: 'string', check: 'connectionStages', help: 'Ramp the number of open connections along stages such as 30s:100,1m:1000,30s:0 (the first ramps from 0), as k6\'s ramping-vus' },
   arrivals: { kind: 'string', check: 'arrivals', default: 'uniform', help: 'How the sends of a rate are spaced: uniform (evenly, the default) or poisson (independent arrivals, exponential gaps)' },
   seed: { kind: 'integer', check: 'seed', random: true, help: 'The seed of the random choices (the gaps of --arrivals poisson): the same seed sends at the same times' },
   ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean', check: 'flag', default: false, help: 'Ignore the coordinated omission issue when requests should be sent at a fixed rate using \'connectionRate\' or \'overallRate\'' },

@@ -31,7 +31,7 @@ function time (value) {
 function rawOf (result) {
   const s = result.series
   const series = s.time.map((end, i) => [end, s.requests[i], s.bytes[i], s.errors ? s.errors[i] : 0, s.latency && s.latency[i] ? s.latency[i] : null,
-    0, 0, s.loopDelayMax ? Math.round(s.loopDelayMax[i] * 1000) : 0])
+    0, 0, s.loopDelayMax ? Math.round(s.loopDelayMax[i] * 1000) : 0, s.connections ? s.connections[i] : 0])
   const h = result.histograms
   const rate = result.rate || {}
   return {
@@ -141,6 +141,8 @@ function mergeResults (results, { expect, thresholds } = {}) {
     socketPath: same(kept.map((r) => r.socketPath)) ? kept[0].socketPath : undefined,
     connections: kept.reduce((sum, r) => sum + (r.connections || 0), 0),
     pipelining: kept[0].pipelining,
+    // The whole run's ramp, the same in every shard's result.
+    connectionStages: kept[0].connectionStages,
     // Shards of one run share these (each draws its own gaps from the seed).
     arrivals: same(kept.map((r) => r.rate && r.rate.arrivals)) ? kept[0].rate && kept[0].rate.arrivals : 'mixed',
     seed: same(kept.map((r) => r.rate && r.rate.seed)) && kept[0].rate ? kept[0].rate.seed : undefined,

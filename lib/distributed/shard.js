@@ -74,6 +74,7 @@ function shardPart (config, { index, count }) {
     maxOverallRequests: config.maxOverallRequests ? share(config.maxOverallRequests, count, index) : 0,
     overallRate: config.overallRate / count
   }
+  if (config.connectionStages) part.connectionShares = Object.freeze([[index, count]])
   if (config.stages) {
     part.stages = Object.freeze(config.stages.map((stage) => Object.freeze({ duration: stage.duration, rate: stage.rate / count })))
   }

@@ -153,6 +153,8 @@ function warmupOptions (opts) {
   if (warmup.duration !== undefined) out.amount = 0
   delete out.warmup
   delete out.startAt
+  // The warm-up holds its own connections unless it ramps too.
+  if (warmup.connectionStages === undefined) delete out.connectionStages
   return out
 }
 

@@ -51,9 +51,9 @@ class Recorder {
     this.intervalLoopDelay = createLatencyHistogram()
     // One entry per sample interval: [end (epoch ms), responses, bytes,
     // errors, latency histogram (packed, encoded when the snapshot leaves
-    // the thread), p50 (µs), p99 (µs), longest event-loop delay (µs)]. A
-    // pause is one sample of the loop monitor, so the interval's maximum
-    // is what shows it.
+    // the thread), p50 (µs), p99 (µs), longest event-loop delay (µs),
+    // connections open at its end]. A pause is one sample of the loop
+    // monitor, so the interval's maximum is what shows it.
     this.series = []
   }
 
@@ -129,13 +129,13 @@ class Recorder {
     return this.totalCompleted + this.counter + this.errors
   }
 
-  sample (epochMs) {
+  sample (epochMs, connections = 0) {
     const h = this.intervalLatency
     const empty = h.totalCount === 0
     const loop = this.intervalLoopDelay
     this.series.push([epochMs, this.counter, this.bytes, this.intervalErrors, pack(h),
       empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99),
-      loop.totalCount === 0 ? 0 : loop.maxValue])
+      loop.totalCount === 0 ? 0 : loop.maxValue, connections])
     this.flushPartial()
   }
 

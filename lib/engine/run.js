@@ -14,8 +14,9 @@
 //     onClientDone(client), onMismatch(client, body), onHookError(client,
 //     err), onResponseHookError(client, err, count), emitResponse(…) while
 //     `emitResponses` is set.
-// The run asks of a client only start(), stop(), checkTimeout(now) and
-// its `inFlight`.
+// The run asks of a client only start(), stop(), checkTimeout(now), its
+// `inFlight` and `connected`, and (--connectionStages) park() and
+// unpark().
 
 const { performance } = require('perf_hooks')
 const { Client } = require('../http1/client')
@@ -28,6 +29,9 @@ const { maskSecrets } = require('../core/redact')
 
 // Connections opened per turn of the event loop (~70 µs each on loopback).
 const OPEN_BATCH = 256
+// The ramp of --connectionStages wakes at most this often (ms): a steep
+// one moves several connections at a time rather than spinning.
+const RAMP_MIN_MS = 10
 
 // The random stream --order random draws from (far from the arrivals').
 const TARGETS_STREAM = 0x7a000000
@@ -76,6 +80,15 @@ class Run {
     this.emitResponses = false
     this.clients = []
     this.openTimer = null
+    // --connectionStages: the count to hold from moment to moment; the
+    // connections wanted now (the first `wanted` clients), and how many
+    // have ever been started.
+    this.ramp = config.connectionStages
+      ? require('./connection-ramp').createConnectionRamp(config.connectionStages, config.connectionShares)
+      : null
+    this.rampTimer = null
+    this.wanted = this.ramp === null ? config.connections : 0
+    this.started = 0
     this.doneClients = 0
     this.finished = false
     this.stopping = false
@@ -204,7 +217,8 @@ class Run {
     }
     if (this.scheduler) this.scheduler.start(this.recorder)
     this.loopMonitor.start()
-    this.openClients(0)
+    if (this.ramp !== null) this.followRamp()
+    else this.openClients()
   }
 
   // Samples are counted from the start time, so that they end at the same
@@ -234,14 +248,15 @@ class Run {
     }
   }
 
-  // Connections are built and opened a batch per turn of the event loop:
-  // thousands of them in one go would hold the clock (samples, timeouts,
-  // the end of the run) for seconds.
-  openClients (from) {
+  // Connections are built and opened a batch per turn of the event loop,
+  // up to the count wanted: thousands of them in one go would hold the
+  // clock (samples, timeouts, the end of the run) for seconds.
+  openClients () {
     this.openTimer = null
-    const to = this.clients.length
-    for (let i = from; i < to && !this.finished; i++) this.clients[i].start()
-    if (to === this.config.connections || this.finished) return
+    const to = Math.min(this.clients.length, this.wanted)
+    for (let i = this.started; i < to && !this.finished; i++) this.clients[i].start()
+    if (to > this.started) this.started = to
+    if (this.started >= this.wanted || this.finished) return
     this.openTimer = setImmediate(() => {
       this.openTimer = null
       if (this.finished) return
@@ -250,8 +265,32 @@ class Run {
       } catch (err) {
         return this.abort(err)
       }
-      this.openClients(to)
+      this.openClients()
     })
+  }
+
+  // --connectionStages: the connections above the ramp's count are parked
+  // (closed once answered), those below it opened or unparked; then the
+  // timer is armed for the count's next change.
+  followRamp () {
+    this.rampTimer = null
+    if (this.finished) return
+    const t = performance.now() - this.startedAt
+    const want = this.ramp.at(t)
+    const started = this.started
+    for (let i = want; i < Math.min(this.wanted, started); i++) this.clients[i].park()
+    for (let i = this.wanted; i < Math.min(want, started); i++) this.clients[i].unpark()
+    this.wanted = want
+    if (started < want && this.openTimer === null) this.openClients()
+    const next = this.ramp.nextChange(t)
+    if (next !== Infinity) this.rampTimer = setTimeout(() => this.followRamp(), Math.max(RAMP_MIN_MS, next - t))
+  }
+
+  // Connections open now: what each sample records beside its counts.
+  openConnections () {
+    let open = 0
+    for (let i = 0; i < this.started; i++) if (this.clients[i].connected) open++
+    return open
   }
 
   // Samples fall at fixed offsets from the start, whatever the timer drift.
@@ -259,7 +298,7 @@ class Run {
     const due = this.startedAt + k * this.config.sampleInt
     const timer = setTimeout(() => {
       if (this.finished) return
-      this.recorder.sample(this.epochAt(due))
+      this.recorder.sample(this.epochAt(due), this.openConnections())
       if (this.abortCheck !== null && this.checkAbort(due)) return
       this.scheduleSample(k + 1)
     }, Math.max(0, due - performance.now()))
@@ -339,8 +378,11 @@ class Run {
     this.events.emit('response', client, status, bytes, latencyMs)
   }
 
+  // A ramp's run ends at its end, or when a request budget (-O) is spent
+  // and every connection it started is done.
   onClientDone (client) {
-    if (++this.doneClients === this.config.connections) this.finish()
+    ++this.doneClients
+    if (this.ramp === null ? this.doneClients === this.config.connections : this.doneClients === this.started && this.exhausted()) this.finish()
   }
 
   // A connection failed: `lost` requests ended with it (its requests in
@@ -476,6 +518,7 @@ class Run {
     clearTimeout(this.waitTimer)
     for (const t of this.timers) clearTimeout(t)
     clearTimeout(this.sampleTimer)
+    clearTimeout(this.rampTimer)
     if (this.openTimer) clearImmediate(this.openTimer)
     if (this.scheduler) this.scheduler.stop()
     this.loopMonitor.stop()
@@ -492,6 +535,7 @@ class Run {
     this.finished = true
     const now = performance.now()
     const busy = this.loopMonitor.busy()
+    const open = this.openConnections()
     const inFlight = this.halt()
     const recorder = this.recorder
     const sampleInt = this.config.sampleInt
@@ -505,9 +549,9 @@ class Run {
     if (began && elapsed >= due - Math.max(5, sampleInt * 0.02)) {
       // Whole: it ends where its timer would have ended it, as every other
       // sample does (and every other shard's, on other machines).
-      recorder.sample(this.epochAt(this.startedAt + due))
+      recorder.sample(this.epochAt(this.startedAt + due), open)
     } else if (began && recorder.series.length === 0) {
-      recorder.sample(this.epochAt(now))
+      recorder.sample(this.epochAt(now), open)
     } else {
       recorder.flushPartial()
     }

@@ -27,6 +27,8 @@ function workerOptions (config, index) {
     opts[key] = value
   }
   opts.connections = share(config.connections, n, index)
+  // A ramp's count is split again at every moment (connection-ramp.js).
+  if (config.connectionStages) opts.connectionShares = [...(config.connectionShares || []), [index, n]]
   if (config.amount) opts.amount = share(config.amount, n, index)
   opts.workerIndex = index
   opts.workersOfShard = n

@@ -58,6 +58,8 @@ class Client extends EventEmitter {
     this.retryTimer = null
     this.stopped = false
     this.done = false
+    // Closed by a ramp of connections going down (park()).
+    this.parked = false
 
     this.parser = new ResponseParser(this)
     // FIFO of in-flight requests, a ring of `pipelining` slots.
@@ -243,6 +245,24 @@ class Client extends EventEmitter {
     this.connection.checkTimeout(now)
   }
 
+  // --connectionStages: no new request from now on; the socket closes
+  // once the requests in flight are answered (checkIdle), none is lost.
+  park () {
+    this.parked = true
+    this.checkIdle()
+  }
+
+  unpark () {
+    this.parked = false
+    if (this.connection.parked) this.connection.unpark()
+    else this.pump()
+  }
+
+  // Is its socket open (for the connections a sample shows)?
+  get connected () {
+    return this.connection.connected
+  }
+
   stop () {
     this.stopped = true
     if (this.retryTimer) clearTimeout(this.retryTimer)
@@ -254,7 +274,7 @@ class Client extends EventEmitter {
 
   // May this connection send one more request now?
   canSend () {
-    if (this.closeAfterResponse || this.pendingRequest !== null) return false
+    if (this.closeAfterResponse || this.pendingRequest !== null || this.parked) return false
     if (this.maxRequests && this.completed + this.inFlight >= this.maxRequests) return false
     if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate) return false
     return true
@@ -435,6 +455,7 @@ class Client extends EventEmitter {
   // Nothing more to send on this socket: reconnect or finish.
   checkIdle () {
     if (this.inFlight > 0 || this.pendingRequest !== null) return
+    if (this.parked) return this.connection.park()
     if (this.maxRequests && this.completed >= this.maxRequests) return this.finish()
     if (this.run.exhausted()) return this.finish()
     if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate && this.connection.socket) this.connection.recycle()

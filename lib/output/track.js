@@ -26,11 +26,16 @@ function header (config, label) {
   const socketPath = config.socketPath ? ` (${config.socketPath})` : ''
   const what = config.amount ? `${config.amount} requests` : `${config.duration}s`
   let text = `Running ${what} ${label === 'warmup' ? 'warmup' : 'test'} @ ${target}${socketPath}\n`
-  text += `${config.connections} connections`
+  text += config.connectionStages ? `connections ramped by stages: ${rampText(config.connectionStages)}` : `${config.connections} connections`
   if (config.pipelining > 1) text += ` with ${config.pipelining} pipelining factor`
   if (config.workers) text += `\n${config.workers} workers`
   if (config.proxy) text += `\n${proxyLine(config)}`
   return text + '\n'
+}
+
+// "30s to 100, 1m to 1000, 30s to 0"
+function rampText (stages) {
+  return stages.map(({ duration, connections }) => `${duration}s to ${connections}`).join(', ')
 }
 
 // Said up front: a run through a proxy measures the proxy too.

@@ -38,19 +38,20 @@ function mergeSeries (raws, sampleInt) {
   for (const r of raws) origin = Math.min(origin, time(r.start))
   const slots = new Map()
   for (const r of raws) {
-    for (const [end, requests, bytes, errors = 0, latency = null, , , loopDelay = 0] of r.series || []) {
+    for (const [end, requests, bytes, errors = 0, latency = null, , , loopDelay = 0, connections = 0] of r.series || []) {
       const slot = Math.round((end - origin) / sampleInt)
       const acc = slots.get(slot)
       if (acc) {
         acc.requests += requests
         acc.bytes += bytes
         acc.errors += errors
+        acc.connections += connections
         acc.time = Math.min(acc.time, end)
         acc.parts.push(latency)
         // The slowest thread's: a loop delay is one thread's, not a sum.
         acc.loopDelay = Math.max(acc.loopDelay, loopDelay)
       } else {
-        slots.set(slot, { time: end, requests, bytes, errors, loopDelay, parts: [latency] })
+        slots.set(slot, { time: end, requests, bytes, errors, loopDelay, connections, parts: [latency] })
       }
     }
   }
@@ -74,7 +75,7 @@ function addParts (parts) {
 // The per-interval series of the result: what a report plots and a merge
 // sums, with each interval's latency histogram for merging across machines.
 function seriesOf (slots, sampleInt) {
-  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], loopDelayMax: [], latency: [] }
+  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], loopDelayMax: [], connections: [], latency: [] }
   for (const slot of slots) {
     const h = slot.latency ? decode(slot.latency) : null
     const at = (p) => h && h.totalCount ? Math.round(h.getValueAtPercentile(p)) / 1000 : 0
@@ -85,6 +86,7 @@ function seriesOf (slots, sampleInt) {
     series.latencyP50.push(at(50))
     series.latencyP99.push(at(99))
     series.loopDelayMax.push(Math.round(slot.loopDelay) / 1000)
+    series.connections.push(slot.connections)
     series.latency.push(!slot.latency ? '' : typeof slot.latency === 'string' ? slot.latency : encode(slot.latency))
   }
   return series
@@ -228,6 +230,9 @@ function aggregateResult (results, opts = {}) {
     throughput: encode(throughputHist)
   }
   result.series = seriesOf(series, sampleInt)
+  // --connectionStages: the ramp the run followed (series.connections
+  // shows the connections it held, interval by interval).
+  if (opts.connectionStages) result.connectionStages = opts.connectionStages.map((stage) => ({ ...stage }))
   // --abortOnFail stopped the run: which threshold, when, at what value.
   const aborted = raws.find((r) => r.aborted)
   if (aborted) result.aborted = { ...aborted.aborted }

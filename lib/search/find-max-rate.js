@@ -45,7 +45,7 @@ function searchOptions (opts) {
   const given = { ...opts, slos: opts.slos !== undefined ? opts.slos : opts.slo }
   const options = {}
   for (const name of SEARCH_OPTIONS) options[name] = checkOption(name, given[name])
-  for (const key of ['overallRate', 'connectionRate', 'stages', 'amount', 'forever']) {
+  for (const key of ['overallRate', 'connectionRate', 'stages', 'connectionStages', 'amount', 'forever']) {
     if (opts[key]) throw raise('AC_CONFLICTING_OPTIONS', `findMaxRate sets the rate and length of its runs itself: remove ${key}`)
   }
   const run = {}

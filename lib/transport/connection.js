@@ -41,11 +41,15 @@ class Connection {
     this.failures = 0
     this.reconnectTimer = null
     this.stopped = false
+    // Closed, while a ramp of connections is below this one (park()).
+    this.parked = false
   }
 
   open () {
     this.reconnectTimer = null
-    if (this.stopped) return
+    // A reconnect planned before the connection was parked finds it so;
+    // an unpark that reopened it first finds its socket.
+    if (this.stopped || this.parked || this.socket !== null) return
     this.protocol.onOpen()
     this.connected = false
     this.countedFailure = false
@@ -154,6 +158,27 @@ class Connection {
     if (since !== 0 && now - since >= this.timeoutMs) {
       this.fail(new RequestTimeoutError(this.timeoutMs / 1000, !this.connected))
     }
+  }
+
+  // --connectionStages ramps down: the protocol parks a connection once
+  // it has nothing in flight. Closed by us, nothing counted, and not
+  // opened again until unpark(); a connect under way is abandoned.
+  park () {
+    this.parked = true
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer)
+    this.reconnectTimer = null
+    const socket = this.socket
+    if (socket === null) return
+    this.socket = null
+    this.connected = false
+    socket.destroy()
+  }
+
+  unpark () {
+    if (!this.parked) return
+    this.parked = false
+    this.failures = 0
+    this.open()
   }
 
   stop () {

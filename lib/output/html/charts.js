@@ -138,9 +138,30 @@ function latencyOverTime (runs) {
   }, lines)
 }
 
+// --connectionStages: the connections each interval ended with, beside
+// the requests and latency charts on the same time axis.
+function connectionsOverTime (runs) {
+  const lines = []
+  runs.forEach((run, i) => {
+    const { connections } = run.result.series
+    if (!connections) return
+    lines.push({ label: runs.length > 1 ? `${run.name} connections` : 'Connections open', color: colour(runs.length > 1 ? i : 2), points: zip(seconds(run), connections) })
+  })
+  return chart({
+    id: 'connections-over-time',
+    kind: 'time',
+    title: 'Connections open per interval',
+    xLabel: 'seconds since start',
+    yLabel: 'connections'
+  }, lines)
+}
+
 // runs: [{ name, result }]
 function charts (runs) {
-  return [latencyPercentiles(runs), requestsOverTime(runs), latencyOverTime(runs)]
+  const drawn = [latencyPercentiles(runs), requestsOverTime(runs)]
+  if (runs.some((run) => run.result.connectionStages)) drawn.push(connectionsOverTime(runs))
+  drawn.push(latencyOverTime(runs))
+  return drawn
 }
 
 module.exports = { charts, chart, PALETTE }

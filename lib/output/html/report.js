@@ -123,6 +123,7 @@ function chartSection (chart, note) {
 const NOTES = {
   'latency-percentiles': 'Latency at each percentile, on HdrHistogram\'s axis: each "nine" (90%, 99%, 99.9%…) takes the same width. Under a fixed rate, latency counts from when each request should have been sent (corrected for coordinated omission); the uncorrected line counts from when it was.',
   'requests-over-time': 'Responses and errors in each sample interval, per second, at the end of the interval.',
+  'connections-over-time': 'The connections open at the end of each sample interval, as the connection stages ramped them (closed as soon as their requests were answered, going down).',
   'latency-over-time': 'Median and 99th percentile of the responses received in each sample interval, and the generator\'s longest event-loop delay in it (a pause of ours that a latency peak matches may be in that peak).',
   capacity: 'The highest rate at which every SLO held, at each connection count: one line per saved search. A point that is not a found capacity is labelled with why (generator-bound, unconfirmed…); no point: no rate passed.',
   steps: 'Latency each step measured (corrected: from each request\'s intended send time) against the rate it offered, log scale; the dashed line is the SLO\'s limit. Rings: red failed, orange generator-bound, grey inconclusive; green, the answer.'

@@ -57,7 +57,9 @@ function runTable (runs) {
     row('url', 'URL', each(urlOf)),
     row('start', 'Started', each((r) => date(r.start))),
     row('duration', 'Duration', each((r) => `${number(r.duration, 2)} s`)),
-    row('connections', 'Connections', each((r) => integer(r.connections))),
+    row('connections', 'Connections', each((r) => r.connectionStages
+      ? `ramped: ${r.connectionStages.map((s) => `${number(s.duration, 3)} s to ${integer(s.connections)}`).join(', ')}`
+      : integer(r.connections))),
     row('pipelining', 'Pipelining', each((r) => integer(r.pipelining))),
     row('workers', 'Worker threads', each((r) => r.workers ? integer(r.workers) : 'none')),
     row('rate', 'Rate', each(rateOf)),
