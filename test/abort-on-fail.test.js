@@ -73,9 +73,26 @@ t.test('library: a run that meets its thresholds is not stopped', async (t) => {
   t.ok(result.duration >= 2)
 })
 
-t.test('refused without thresholds, and with workers', async (t) => {
+t.test('workers: the whole run\'s figures are checked, and every worker stops', async (t) => {
+  const url = await turnsSlow(t)
+  const instance = autocannon({ url, connections: 4, workers: 2, overallRate: 100, duration: 20, thresholds: ['p99 < 100ms'], abortOnFail: true, abortAfter: 1 })
+  const events = []
+  instance.on('abort', (a) => events.push(a))
+  const result = await instance
+  t.equal(events.length, 1, 'one abort event')
+  t.same(events[0], result.aborted)
+  t.equal(result.aborted.threshold, 'p99 < 100ms')
+  t.ok(result.aborted.at >= 2 && result.aborted.at <= 5, `at ${result.aborted.at} s`)
+  t.ok(result.duration < result.aborted.at + 1.5, `both workers stopped then (${result.duration} s)`)
+  t.ok(result.aborted.value >= 100, `the value that failed (${result.aborted.value} ms)`)
+  t.equal(result.requests.sent, result.requests.total + result.errors + result.requests.inFlight, 'every request accounted for')
+  // Errors are counted over both workers: an error rate fails as a whole.
+  const passing = await autocannon({ url: await turnsSlow(t, 60000), connections: 2, workers: 2, duration: 2, thresholds: ['p99 < 1s', 'errors < 1%'], abortOnFail: true })
+  t.equal(passing.aborted, undefined, 'a run that meets them is not stopped')
+})
+
+t.test('refused without thresholds, and a bad delay', async (t) => {
   await t.rejects(autocannon({ url: 'http://127.0.0.1:9', abortOnFail: true }), { code: 'AC_INVALID_OPTION', option: 'abortOnFail' })
-  await t.rejects(autocannon({ url: 'http://127.0.0.1:9', abortOnFail: true, thresholds: ['p99<1s'], workers: 2, connections: 2 }), { code: 'AC_CONFLICTING_OPTIONS' })
   await t.rejects(autocannon({ url: 'http://127.0.0.1:9', abortOnFail: true, thresholds: ['p99<1s'], abortAfter: 'soon' }), { code: 'AC_INVALID_OPTION', option: 'abortAfter' })
 })
 

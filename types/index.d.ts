@@ -439,8 +439,9 @@ declare namespace autocannon {
     /**
      * Stop the run as soon as a threshold fails on what it has measured so
      * far (checked at every sample), as k6's abortOnFail: the result says
-     * so in `aborted`, after an `'abort'` event. Needs `thresholds`; not
-     * with `workers`. `generator.*` terms are judged on the whole run only.
+     * so in `aborted`, after an `'abort'` event. Needs `thresholds`; with
+     * `workers`, all workers' figures together are checked. `generator.*`
+     * terms are judged on the whole run only.
      * @default false
      */
     abortOnFail?: boolean

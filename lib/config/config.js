@@ -505,9 +505,6 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (config.abortOnFail && !config.thresholds) {
     fail('abortOnFail', true, 'needs thresholds to hold the run to (--threshold \'p99 < 200ms\')')
   }
-  if (config.abortOnFail && config.workers) {
-    throw raise('AC_CONFLICTING_OPTIONS', 'abortOnFail and workers cannot be used together yet: the thresholds are checked on one thread\'s counts (run without workers)')
-  }
   if (config.forever && callbackGiven) {
     fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead', SAID.foreverCallback)
   }

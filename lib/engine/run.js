@@ -52,7 +52,7 @@ function templateState (config) {
 }
 
 class Run {
-  constructor (config, events, { onDone, onError, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot, startAt } = {}) {
+  constructor (config, events, { onDone, onError, onSample, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot, startAt } = {}) {
     this.config = config
     this.events = events
     this.onDone = onDone
@@ -97,6 +97,9 @@ class Run {
     // verdict when it stopped on one.
     this.abortCheck = config.abortOnFail ? require('../results/abort-check').createAbortCheck(config.thresholds, config.abortAfter) : null
     this.aborted = null
+    // A worker's run under --abortOnFail: each sample's figures go to the
+    // main thread, which checks the whole run's (workers.js).
+    this.onSample = onSample || null
     // The run's clock: performance.now() for intervals, plus the epoch it
     // maps to; workers are handed the main thread's so samples line up.
     this.clock = clock || { start: performance.now(), epoch: performance.timeOrigin + performance.now() }
@@ -300,6 +303,7 @@ class Run {
       if (this.finished) return
       this.recorder.sample(this.epochAt(due), this.openConnections())
       if (this.abortCheck !== null && this.checkAbort(due)) return
+      if (this.onSample !== null) this.onSample(this.recorder, (due - this.startedAt) / 1000)
       this.scheduleSample(k + 1)
     }, Math.max(0, due - performance.now()))
     this.sampleTimer = timer
@@ -311,7 +315,7 @@ class Run {
     const elapsed = (at - this.startedAt) / 1000
     const failed = this.abortCheck(this.recorder, elapsed, this.scheduler !== null)
     if (failed === null) return false
-    this.aborted = { threshold: failed.expression, at: Math.round(elapsed * 1000) / 1000, value: failed.value, unit: failed.unit }
+    this.aborted = require('../results/abort-check').abortedAt(failed, elapsed)
     this.events.emit('abort', this.aborted)
     this.finish()
     return true

@@ -16,6 +16,14 @@ events.on('reqError', (err) => parentPort.postMessage({ type: 'reqError', error:
 
 let run
 
+// The sample just taken: its interval's latency (packed) and the run's
+// counts so far.
+function sendSample (recorder, elapsedS) {
+  const { figuresOf } = require('../results/abort-check')
+  const entry = recorder.series[recorder.series.length - 1]
+  parentPort.postMessage({ type: 'sample', elapsedS, latency: entry[4], figures: figuresOf(recorder) })
+}
+
 function failed (err) {
   parentPort.postMessage({ type: 'error', error: toMessage(err) })
   parentPort.close()
@@ -33,7 +41,9 @@ try {
       parentPort.postMessage({ type: 'done', raw })
       parentPort.close()
     },
-    onError: failed
+    onError: failed,
+    // --abortOnFail: the main thread judges the whole run's figures.
+    onSample: workerData.reportSamples ? sendSample : undefined
   })
 } catch (err) {
   failed(err)

@@ -17,7 +17,7 @@ const WORKER_FILE = path.join(__dirname, 'worker.js')
 // left out because the config already holds this shard's part, which the
 // workers divide again; `startAt` because a worker may boot after it (it
 // gets the time with its start signal, see worker.js).
-const NOT_FOR_WORKERS = new Set(['urls', 'workers', 'shard', 'startAt', 'connectionsAsked', 'amountAsked'])
+const NOT_FOR_WORKERS = new Set(['urls', 'workers', 'shard', 'startAt', 'connectionsAsked', 'amountAsked', 'abortOnFail'])
 
 function workerOptions (config, index) {
   const n = config.workers
@@ -52,6 +52,13 @@ function runWorkers (config, events, prepared, done) {
     tick = { counter: 0, bytes: 0 }
   }, 1000)
 
+  // --abortOnFail: the thresholds held to all workers' figures together.
+  const abort = config.abortOnFail ? abortWatch(config, events) : null
+  const stopAll = () => {
+    stopped = true
+    if (ready === workers.length) for (const w of workers) w.postMessage({ type: 'stop' })
+  }
+
   const fail = (err) => {
     if (failed) return
     failed = true
@@ -61,7 +68,7 @@ function runWorkers (config, events, prepared, done) {
   }
 
   for (let i = 0; i < config.workers; i++) {
-    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt } })
+    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt, reportSamples: abort !== null } })
     workers.push(worker)
     worker.on('message', (msg) => {
       switch (msg.type) {
@@ -107,11 +114,16 @@ function runWorkers (config, events, prepared, done) {
             }
           }
           break
+        case 'sample':
+          if (abort !== null && abort.add(i, msg)) stopAll()
+          break
         case 'done':
           raws[i] = msg.raw
+          if (abort !== null) abort.finished(i)
           if (++finished === workers.length) {
             clearInterval(ticker)
             if (tick.counter || tick.bytes) events.emit('tick', tick)
+            if (abort !== null && abort.aborted !== null) raws[0].aborted = abort.aborted
             done(null, raws)
           }
           break
@@ -146,12 +158,47 @@ function runWorkers (config, events, prepared, done) {
         for (const w of workers) w.postMessage({ type: 'cut' })
       })
     },
-    stop () {
-      stopped = true
-      // Before every worker is ready, the stop is sent along with 'go'.
-      if (ready === workers.length) for (const w of workers) w.postMessage({ type: 'stop' })
+    // Before every worker is ready, the stop is sent along with 'go'.
+    stop: stopAll
+  }
+}
+
+// Each worker's samples: its interval's latency is added to one live
+// histogram, its counts so far kept; once every running worker has sent
+// a sample, the thresholds are checked on the sum. add() → true when one
+// failed (the verdict in `aborted`, the 'abort' event emitted).
+function abortWatch (config, events) {
+  const { createAbortCheck, abortedAt } = require('../results/abort-check')
+  const { createLatencyHistogram, addEncoded } = require('../results/histogram')
+  const check = createAbortCheck(config.thresholds, config.abortAfter)
+  const rated = !!(config.connectionRate || config.overallRate || config.stages)
+  const latency = createLatencyHistogram()
+  const figures = new Array(config.workers).fill(null)
+  const samples = new Array(config.workers).fill(0)
+  const running = new Array(config.workers).fill(true)
+  const watch = {
+    aborted: null,
+    add (i, msg) {
+      if (watch.aborted !== null) return false
+      addEncoded(latency, msg.latency)
+      figures[i] = msg.figures
+      samples[i]++
+      // Judged at the sample every running worker has reached.
+      const k = Math.min(...samples.filter((n, j) => running[j]))
+      if (k < samples[i]) return false
+      const total = { completed: 0, sent: 0, errors: 0, timeouts: 0, non2xx: 0, bytes: 0 }
+      for (const f of figures) if (f !== null) for (const key of Object.keys(total)) total[key] += f[key]
+      const failed = check.figures(total, latency, msg.elapsedS, rated)
+      if (failed === null) return false
+      watch.aborted = abortedAt(failed, msg.elapsedS)
+      events.emit('abort', watch.aborted)
+      return true
+    },
+    finished (i) {
+      running[i] = false
     }
   }
+  return watch
 }
 
 module.exports = { runWorkers, workerOptions }

@@ -11,39 +11,65 @@ const { toStats } = require('./histogram')
 
 const STATUS_CLASSES = [1, 2, 3, 4, 5]
 
-// What evaluateThresholds reads of a result, from a live recorder.
-function viewOf (recorder, elapsedS, { rated, stats }) {
-  const total = recorder.totalCompleted + recorder.counter
+// The counts a check reads, from a live recorder: what a worker thread
+// sends the main thread at each sample, with its interval's histogram.
+function figuresOf (recorder) {
   let non2xx = 0
   for (const c of STATUS_CLASSES) {
     if (c === 2) continue
     for (let s = c * 100; s < c * 100 + 100; s++) non2xx += recorder.statusCounts[s]
   }
   return {
-    duration: elapsedS,
-    latency: stats ? toStats(recorder.latency, { scale: 1000, decimals: 3 }) : {},
-    requests: { total, sent: recorder.sent },
+    completed: recorder.totalCompleted + recorder.counter,
+    sent: recorder.sent,
     errors: recorder.errors,
     timeouts: recorder.timeouts,
     non2xx,
-    throughput: { total: recorder.totalBytes + recorder.bytes },
+    bytes: recorder.totalBytes + recorder.bytes
+  }
+}
+
+// What evaluateThresholds reads of a result.
+function viewOf (figures, latency, elapsedS, { rated, stats }) {
+  const total = figures.completed
+  return {
+    duration: elapsedS,
+    latency: stats ? toStats(latency, { scale: 1000, decimals: 3 }) : {},
+    requests: { total, sent: figures.sent },
+    errors: figures.errors,
+    timeouts: figures.timeouts,
+    non2xx: figures.non2xx,
+    throughput: { total: figures.bytes },
     rate: rated ? { achieved: elapsedS > 0 ? total / elapsedS : 0 } : undefined
   }
 }
 
 // thresholds: the config's expressions; after: seconds before the first
 // check (k6's delayAbortEval). Returns check(recorder, elapsedS, rated) →
-// the first failed threshold ({ expression, value, limit, … }) or null.
+// the first failed threshold ({ expression, value, limit, … }) or null;
+// check.figures(figures, latency, elapsedS, rated) does the same from
+// counts and a histogram gathered elsewhere (workers' samples).
 // The generator's health is judged on the whole run only (a threshold on
 // it is not checked while the run goes on).
 function createAbortCheck (thresholds, after) {
   const live = thresholds.map(parseThreshold).filter((t) => t.kind !== 'generator')
   const stats = live.some((t) => t.kind === 'latency' && t.percentile === undefined)
-  return function check (recorder, elapsedS, rated) {
+  const judge = (figures, latency, elapsedS, rated) => {
     if (elapsedS < after || live.length === 0) return null
-    const view = viewOf(recorder, elapsedS, { rated, stats })
-    return evaluateThresholds(live, view, recorder.latency).find((r) => !r.ok) || null
+    const view = viewOf(figures, latency, elapsedS, { rated, stats })
+    return evaluateThresholds(live, view, latency).find((r) => !r.ok) || null
   }
+  function check (recorder, elapsedS, rated) {
+    if (elapsedS < after || live.length === 0) return null
+    return judge(figuresOf(recorder), recorder.latency, elapsedS, rated)
+  }
+  check.figures = judge
+  return check
 }
 
-module.exports = { createAbortCheck }
+// The verdict a run records when a check failed at `elapsedS`.
+function abortedAt (failed, elapsedS) {
+  return { threshold: failed.expression, at: Math.round(elapsedS * 1000) / 1000, value: failed.value, unit: failed.unit }
+}
+
+module.exports = { createAbortCheck, figuresOf, abortedAt }
