@@ -29,7 +29,7 @@ const registered = new Set([...Object.keys(errors.RAISED), ...Object.keys(errors
 t.test('every AC_ code in the code is registered', async (t) => {
   const used = new Set()
   for (const file of [path.join(ROOT, 'autocannon.js'), ...sources(path.join(ROOT, 'lib'))]) {
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(/'(AC_[A-Z_]+)'/g)) used.add(m[1])
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/'(AC_[A-Z0-9_]+)'/g)) used.add(m[1])
   }
   t.ok(used.size > 10, `${used.size} codes used`)
   for (const code of used) t.ok(registered.has(code), `${code} is registered`)
@@ -39,7 +39,7 @@ t.test('the README lists exactly the registered codes, with their causes', async
   const section = README.slice(README.indexOf('### Error codes'), README.indexOf('### `autocannon.track'))
   t.ok(section.length > 100, 'the README has an error-code section')
   const rows = new Map()
-  for (const m of section.matchAll(/^\| `(AC_[A-Z_]+)` \|([^\n]*)$/gm)) rows.set(m[1], m[2].split('|').map((c) => c.trim()))
+  for (const m of section.matchAll(/^\| `(AC_[A-Z0-9_]+)` \|([^\n]*)$/gm)) rows.set(m[1], m[2].split('|').map((c) => c.trim()))
   t.same([...rows.keys()].sort(), [...registered].sort(), 'the same codes')
   for (const [code, [cause]] of Object.entries(errors.COUNTED)) {
     const row = rows.get(code)
@@ -151,7 +151,7 @@ t.test('the shipped types list the raised and counted codes of the registry', as
   const types = fs.readFileSync(path.join(__dirname, '..', 'types', 'index.d.ts'), 'utf8')
   const union = (name) => {
     const m = new RegExp(`type ${name} =([\\s\\S]*?)\\n\\n`).exec(types)
-    return m ? [...m[1].matchAll(/'(AC_[A-Z_]+)'/g)].map((x) => x[1]).sort() : []
+    return m ? [...m[1].matchAll(/'(AC_[A-Z0-9_]+)'/g)].map((x) => x[1]).sort() : []
   }
   t.same(union('RaisedErrorCode'), Object.keys(errors.RAISED).sort(), 'RaisedErrorCode')
   t.same(union('CountedErrorCode'), Object.keys(errors.COUNTED).sort(), 'CountedErrorCode')

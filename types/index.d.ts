@@ -558,6 +558,11 @@ declare namespace autocannon {
     | 'AC_BODY_TOO_LARGE'
     | 'AC_HOOK_ERROR'
     | 'AC_PROXY_REFUSED'
+    | 'AC_H2_PROTOCOL_ERROR'
+    | 'AC_H2_FRAME_SIZE_ERROR'
+    | 'AC_H2_FLOW_CONTROL_ERROR'
+    | 'AC_H2_COMPRESSION_ERROR'
+    | 'AC_H2_ENHANCE_YOUR_CALM'
     | 'AC_UNKNOWN'
 
   /**

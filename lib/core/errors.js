@@ -49,6 +49,13 @@ const COUNTED = {
   AC_BODY_TOO_LARGE: ['parse', 'A body that a hook, verifyBody or expectBody needs was larger than `maxBodySize`.'],
   AC_PROXY_REFUSED: ['connect', 'The proxy (--proxy) refused: it answered CONNECT with other than 2xx (407, 502…), closed the tunnel before answering, or answered 407 to an http request.'],
   AC_HOOK_ERROR: ['hook', 'A setupRequest hook threw, rejected or returned something that cannot be sent: that request is not sent.'],
+  // HTTP/2 connection errors we detect (RFC 9113 §7 names them): the
+  // connection is closed with a GOAWAY carrying that error.
+  AC_H2_PROTOCOL_ERROR: ['parse', 'The HTTP/2 server broke the protocol (PROTOCOL_ERROR): a frame where none may be, padding longer than its frame, a PUSH_PROMISE, a setting out of range.'],
+  AC_H2_FRAME_SIZE_ERROR: ['parse', 'An HTTP/2 frame larger than our SETTINGS_MAX_FRAME_SIZE, or of a size its type does not allow (FRAME_SIZE_ERROR).'],
+  AC_H2_FLOW_CONTROL_ERROR: ['parse', 'The HTTP/2 server broke flow control (FLOW_CONTROL_ERROR), such as a SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1.'],
+  AC_H2_COMPRESSION_ERROR: ['parse', 'An HTTP/2 header block that HPACK cannot decode (COMPRESSION_ERROR): an index out of range, bad Huffman coding, a table size update out of place or above our limit.'],
+  AC_H2_ENHANCE_YOUR_CALM: ['parse', 'An HTTP/2 header block (HEADERS and its CONTINUATION frames) larger than we hold in memory (ENHANCE_YOUR_CALM).'],
   // An error that came without a code: counted as connect or read by when it happened.
   AC_UNKNOWN: [null, 'An error without a code of its own (its message is passed to reqError and --debug).']
 }
