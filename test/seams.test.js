@@ -1,6 +1,7 @@
 'use strict'
 
-// The seams between the run, the HTTP/1.1 client and the connection stay
+// The seams between the run, the clients (the public Client in
+// lib/client, HTTP/1.1's and HTTP/2's on it) and the connection stay
 // narrow: each side uses only what the other declares (lib/engine/run.js's port,
 // lib/transport/connection.js's protocol calls). A new use is a decision to make in
 // those comments, not a field to reach for.
@@ -11,11 +12,13 @@ const path = require('path')
 
 const read = (file) => fs.readFileSync(path.join(__dirname, '..', 'lib', file), 'utf8')
 const uses = (text, pattern) => [...new Set([...text.matchAll(pattern)].map((m) => m[1]))].sort()
+const CLIENTS = ['client/client.js', 'http1/client.js', 'http2/client-h2.js']
+const clients = () => CLIENTS.map(read).join('\n')
 
 t.test('the client reaches the run only through its port', async (t) => {
   const port = ['checkAmount', 'emitResponse', 'emitResponses', 'exhausted', 'giveBack', 'onClientDone', 'onClientError',
     'onHookError', 'onMismatch', 'onResponseHookError', 'take', 'takeAttempt']
-  const used = uses(read('http1/client.js'), /this\.run\.(\w+)/g)
+  const used = uses(clients(), /this\.run\.(\w+)/g)
   t.ok(used.length > 5, `the client uses ${used.join(', ')}`)
   for (const name of used) t.ok(port.includes(name), `run.${name} is part of the port`)
   const declared = read('engine/run.js').split('\n').filter((l) => l.startsWith('//')).join(' ')
@@ -33,10 +36,12 @@ t.test('the connection drives the protocol through its declared calls', async (t
   const used = uses(text, /\bprotocol\.(\w+)/g)
   t.ok(used.length >= 10, `${used.join(', ')}`)
   for (const name of used) t.match(declared, name, `protocol.${name} is declared at the top of connection.js`)
-  // The client does not touch the socket's life cycle itself.
-  const client = read('http1/client.js')
-  t.notMatch(client, /this\.socket\b/, 'the client keeps no socket of its own')
-  t.notMatch(client, /\bnet\.|\btls\./, 'nor opens one')
+  // The clients do not touch the socket's life cycle themselves.
+  for (const file of CLIENTS) {
+    const client = read(file)
+    t.notMatch(client, /this\.socket\b/, `${file} keeps no socket of its own`)
+    t.notMatch(client, /\bnet\.|\btls\./, 'nor opens one')
+  }
 })
 
 t.test('transports see the connection, never the protocol', async (t) => {

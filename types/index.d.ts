@@ -216,6 +216,14 @@ declare namespace autocannon {
      */
     pipelining?: number
 
+    /**
+     * Speak HTTP/2: ALPN h2 over TLS for https targets (refused before the
+     * run when the server does not offer it), h2c with prior knowledge for
+     * http ones. `pipelining` is then the streams per connection.
+     * @default false
+     */
+    http2?: boolean
+
     /** Stop after this many errors, or this many mismatches. */
     bailout?: number
 
@@ -544,6 +552,7 @@ declare namespace autocannon {
     | 'AC_CANNOT_MERGE'
     | 'AC_NO_RESPONSE'
     | 'AC_COMMAND_FAILED'
+    | 'AC_H2_NOT_OFFERED'
 
   /**
    * Codes of requests that ended in an error (in `result.errorCodes` and on
@@ -563,6 +572,23 @@ declare namespace autocannon {
     | 'AC_H2_FLOW_CONTROL_ERROR'
     | 'AC_H2_COMPRESSION_ERROR'
     | 'AC_H2_ENHANCE_YOUR_CALM'
+    | 'AC_H2_RST_NO_ERROR'
+    | 'AC_H2_RST_PROTOCOL_ERROR'
+    | 'AC_H2_RST_INTERNAL_ERROR'
+    | 'AC_H2_RST_FLOW_CONTROL_ERROR'
+    | 'AC_H2_RST_SETTINGS_TIMEOUT'
+    | 'AC_H2_RST_STREAM_CLOSED'
+    | 'AC_H2_RST_FRAME_SIZE_ERROR'
+    | 'AC_H2_RST_REFUSED_STREAM'
+    | 'AC_H2_RST_CANCEL'
+    | 'AC_H2_RST_COMPRESSION_ERROR'
+    | 'AC_H2_RST_CONNECT_ERROR'
+    | 'AC_H2_RST_ENHANCE_YOUR_CALM'
+    | 'AC_H2_RST_INADEQUATE_SECURITY'
+    | 'AC_H2_RST_HTTP_1_1_REQUIRED'
+    | 'AC_H2_RST_UNKNOWN'
+    | 'AC_H2_GOAWAY'
+    | 'AC_H2_NO_SETTINGS'
     | 'AC_UNKNOWN'
 
   /**
@@ -641,6 +667,8 @@ declare namespace autocannon {
     socketPath?: string
     connections: number
     pipelining: number
+    /** 'h2' when the run spoke HTTP/2 (`http2`); absent over HTTP/1.1. */
+    protocol?: 'h2'
     /** The `workers` option, when the run used workers. */
     workers?: number
     /** Milliseconds between two samples. */

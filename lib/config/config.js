@@ -412,6 +412,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     sampleInt: byKind(opts, 'sampleInt'),
     timeout: byKind(opts, 'timeout'),
     pipelining: byKind(opts, 'pipelining'),
+    http2: byKind(opts, 'http2'),
     bailout: byKind(opts, 'bailout'),
     method,
     title: opts.title === undefined || opts.title === null ? undefined : String(opts.title),
@@ -534,6 +535,12 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     config.amount = config.workers
   }
   if (config.tlsOptions) require('./tls-check').checkTlsOptions(config.tlsOptions)
+  if (config.http2) {
+    // An HTTP proxy forwards HTTP/1.1 requests: h2c cannot go through one
+    // (https targets tunnel through CONNECT, and h2 goes in the tunnel).
+    const plainProxied = config.urls.find((u) => !u.secure && u.proxy !== undefined)
+    if (plainProxied) throw raise('AC_CONFLICTING_OPTIONS', `http2 and proxy cannot be used together for ${plainProxied.origin}: HTTP/2 in clear text (h2c) cannot go through an HTTP proxy; use an https:// target, whose connections tunnel through the proxy with CONNECT`)
+  }
 
   return Object.freeze(config)
 }

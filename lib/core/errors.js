@@ -37,7 +37,8 @@ const RAISED = {
   AC_NOT_WITH_WORKERS: 'Something that cannot cross to worker threads was asked for with workers: a listener for the instance\'s \'response\' event (thrown by instance.on).',
   AC_CANNOT_MERGE: 'Saved results that cannot be merged second by second: they were sampled at different intervals (-L).',
   AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.',
-  AC_COMMAND_FAILED: 'CLI only: the command after -- (--on-port) could not be started, or exited before it listened on a port.'
+  AC_COMMAND_FAILED: 'CLI only: the command after -- (--on-port) could not be started, or exited before it listened on a port.',
+  AC_H2_NOT_OFFERED: 'With http2 (--http2), an https target whose server does not offer HTTP/2 in TLS (ALPN h2): checked once before the run, which does not start.'
 }
 
 // Counted per request, with the cause they count under.
@@ -56,6 +57,25 @@ const COUNTED = {
   AC_H2_FLOW_CONTROL_ERROR: ['parse', 'The HTTP/2 server broke flow control (FLOW_CONTROL_ERROR), such as a SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1.'],
   AC_H2_COMPRESSION_ERROR: ['parse', 'An HTTP/2 header block that HPACK cannot decode (COMPRESSION_ERROR): an index out of range, bad Huffman coding, a table size update out of place or above our limit.'],
   AC_H2_ENHANCE_YOUR_CALM: ['parse', 'An HTTP/2 header block (HEADERS and its CONTINUATION frames) larger than we hold in memory (ENHANCE_YOUR_CALM).'],
+  // HTTP/2 requests the server ended: RST_STREAM, by its code (RFC 9113
+  // §7); a code the RFC does not define is AC_H2_RST_UNKNOWN.
+  AC_H2_RST_NO_ERROR: ['parse', 'The HTTP/2 server reset the stream (RST_STREAM) with NO_ERROR before its response was complete.'],
+  AC_H2_RST_PROTOCOL_ERROR: ['parse', 'The HTTP/2 server reset the stream with PROTOCOL_ERROR.'],
+  AC_H2_RST_INTERNAL_ERROR: ['parse', 'The HTTP/2 server reset the stream with INTERNAL_ERROR.'],
+  AC_H2_RST_FLOW_CONTROL_ERROR: ['parse', 'The HTTP/2 server reset the stream with FLOW_CONTROL_ERROR.'],
+  AC_H2_RST_SETTINGS_TIMEOUT: ['parse', 'The HTTP/2 server reset the stream with SETTINGS_TIMEOUT.'],
+  AC_H2_RST_STREAM_CLOSED: ['parse', 'The HTTP/2 server reset the stream with STREAM_CLOSED.'],
+  AC_H2_RST_FRAME_SIZE_ERROR: ['parse', 'The HTTP/2 server reset the stream with FRAME_SIZE_ERROR.'],
+  AC_H2_RST_REFUSED_STREAM: ['parse', 'The HTTP/2 server reset the stream with REFUSED_STREAM: it did not process the request (counted, not sent again, so a server that refuses every stream cannot hold the run in a loop).'],
+  AC_H2_RST_CANCEL: ['parse', 'The HTTP/2 server reset the stream with CANCEL.'],
+  AC_H2_RST_COMPRESSION_ERROR: ['parse', 'The HTTP/2 server reset the stream with COMPRESSION_ERROR.'],
+  AC_H2_RST_CONNECT_ERROR: ['parse', 'The HTTP/2 server reset the stream with CONNECT_ERROR.'],
+  AC_H2_RST_ENHANCE_YOUR_CALM: ['parse', 'The HTTP/2 server reset the stream with ENHANCE_YOUR_CALM (it thinks it is under attack: too many streams or resets).'],
+  AC_H2_RST_INADEQUATE_SECURITY: ['parse', 'The HTTP/2 server reset the stream with INADEQUATE_SECURITY.'],
+  AC_H2_RST_HTTP_1_1_REQUIRED: ['parse', 'The HTTP/2 server reset the stream with HTTP_1_1_REQUIRED: it wants this request over HTTP/1.1.'],
+  AC_H2_RST_UNKNOWN: ['parse', 'The HTTP/2 server reset the stream with an error code RFC 9113 does not define (the message has it).'],
+  AC_H2_GOAWAY: ['parse', 'The HTTP/2 server sent GOAWAY with an error code (the message names it) and closed the connection before answering the requests it had taken (those it had not are sent again).'],
+  AC_H2_NO_SETTINGS: ['connect', 'The HTTP/2 server closed the connection before its SETTINGS frame, the end of the connection\'s set-up: one request counts as a failed connection.'],
   // An error that came without a code: counted as connect or read by when it happened.
   AC_UNKNOWN: [null, 'An error without a code of its own (its message is passed to reqError and --debug).']
 }

@@ -33,6 +33,7 @@ const OPTIONS = {
   url: { check: 'url', cli: false, help: 'The target URL, or an array of them: the connections are spread over them' },
   connections: { alias: 'c', kind: 'integer', check: 'integer', min: 1, default: 10, argDefault: true, help: 'The number of concurrent connections to use' },
   pipelining: { alias: 'p', kind: 'integer', check: 'integer', min: 1, default: 1, argDefault: true, help: 'The number of pipelined requests to use' },
+  http2: { kind: 'boolean', check: 'flag', default: false, help: 'Speak HTTP/2: over TLS with ALPN h2 for https:// targets, in clear text with prior knowledge (h2c) for http:// ones' },
   duration: { alias: 'd', kind: 'duration', check: 'duration', default: 10, argDefault: true, help: 'The number of seconds to run the autocannon, or a timestring such as 30s or 2m' },
   amount: { alias: 'a', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before exiting the benchmark' },
   sampleInt: { alias: 'L', kind: 'number', check: 'positive', default: 1000, argDefault: true, help: 'The number of milliseconds to elapse between taking samples' },

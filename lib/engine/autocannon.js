@@ -127,6 +127,9 @@ function autocannon (opts, cb) {
   setImmediate(async () => {
     try {
       const session = instance.session
+      // Before anything is sent: a run never starts against a server that
+      // cannot speak HTTP/2.
+      if (config.http2) await require('../http2/alpn-check').checkH2(config)
       const warmed = warmup === null ? undefined : await session.run(() => startRound(0, warmup, new EventEmitter()))
       const result = await session.rounds((round) => startRound(round), () => config.forever)
       if (warmed !== undefined && result) result.warmup = warmed

@@ -4,7 +4,8 @@
 // ticks, the end), counts what goes wrong, and hands the recorder's
 // snapshot back when it is over.
 //
-// Clients (lib/http1/client.js) get what they share once, at construction
+// Clients (lib/http1/client.js, or lib/http2/client-h2.js with http2:
+// the protocol is picked once per run) get what they share once, at construction
 // (clientSetup: config values, the recorder, the planned-times array),
 // and reach the run only through this port, these methods and one flag:
 //   take(client, n) → how many of n requests may go now (their planned
@@ -19,7 +20,6 @@
 // unpark().
 
 const { performance } = require('perf_hooks')
-const { Client } = require('../http1/client')
 const { Recorder } = require('./recorder')
 const { LoopMonitor } = require('./loop-monitor')
 const { transportFor } = require('../transport/transport')
@@ -68,6 +68,9 @@ class Run {
     this.scheduler = rated ? createScheduler(config) : null
     this.loopMonitor = new LoopMonitor(this.recorder)
     this.transports = new Map(config.urls.map((target) => [target, transportFor(target, config)]))
+    // HTTP/2's code is loaded only when it is used (its Huffman table is
+    // built at load).
+    this.Client = config.http2 ? require('../http2/client-h2').Http2Client : require('../http1/client').Client
     this.requestsByOrigin = requestsByOrigin || null
     this.orders = null
     this.baseHeaders = baseHeaders || config.headers
@@ -245,7 +248,7 @@ class Run {
     const to = Math.min(this.config.connections, this.clients.length + count)
     for (let i = this.clients.length; i < to; i++) {
       const target = urls[i % urls.length]
-      const client = new Client(this, this.clientSetup, target, i, this.transports.get(target), this.requestsFor(target), this.orderFor(target))
+      const client = new this.Client(this, this.clientSetup, target, i, this.transports.get(target), this.requestsFor(target), this.orderFor(target))
       if (this.setupClient) this.setupClient(client)
       this.clients.push(client)
     }

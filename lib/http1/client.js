@@ -11,8 +11,8 @@
 // batching of writes. The socket is its Connection's (lib/transport/connection.js),
 // which drives it through a fixed set of calls; the run is reached only
 // through its port (see lib/engine/run.js). All its state lives in fields set up
-// here, so every client has one shape. This is the public Client of
-// autocannon's API (setupClient, the 'response' event).
+// here, so every client has one shape. The public Client of autocannon's
+// API (setupClient, the 'response' event) is its base, lib/client/client.js.
 //
 // Every request started ends once: a response, or an error. When the
 // socket dies, every request still in the FIFO ends with it, as one error
@@ -20,46 +20,21 @@
 // counts as one request that ended in an error. Only a close the server
 // announced sends the requests behind it again, as never started.
 
-const { EventEmitter } = require('events')
 const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
-const { RequestSequence, PENDING, headersObject } = require('./request-sequence')
-const { ResponseParseError, HookError, causeOf } = require('../core/errors')
-const { Connection } = require('../transport/connection')
+const { PENDING, sequenceFor } = require('./request-sequence')
+const { ResponseParseError } = require('../core/errors')
+const { ClientBase } = require('../client/client')
 
-class Client extends EventEmitter {
-  // run: the run's port; setup: what every client of the run shares
-  // (Run#clientSetup); connect: the target's transport.
-  // order: --targets' shared order of this origin's entries, or null.
+class Client extends ClientBase {
+  // As ClientBase's, with the run's requests and --targets' shared order
+  // of this origin's entries (or null) to make the sequence of.
   constructor (run, setup, target, index, connect, requests, order = null) {
-    super()
-    this.run = run
-    this.recorder = setup.recorder
-    this.target = target
-    this.index = index
-    this.pipelining = setup.pipelining
-    this.refillAt = setup.refillAt
-    this.maxRequests = setup.maxRequests
-    this.reconnectRate = setup.reconnectRate
-    this.amountRun = setup.amountRun
-    this.verifyBody = setup.verifyBody
-    this.expectBody = setup.expectBody
-    this.maxBodySize = setup.maxBodySize
-    // Intended send times of the requests take() grants, under a rate
-    // (the scheduler's array, filled by each take); null otherwise.
-    this.planned = setup.planned
+    super(run, setup, target, index, connect, sequenceFor(setup, target, requests, order, index))
     // Through an HTTP proxy, a 407 is the proxy refusing us, not the
     // target answering: decided once, here.
     this.proxied = target.absoluteForm !== undefined
-
-    this.connection = new Connection(this, connect, setup)
     this.closeAfterResponse = false
-    this.hookFailures = 0
-    this.retryTimer = null
-    this.stopped = false
-    this.done = false
-    // Closed by a ramp of connections going down (park()).
-    this.parked = false
 
     this.parser = new ResponseParser(this)
     // FIFO of in-flight requests, a ring of `pipelining` slots.
@@ -69,66 +44,14 @@ class Client extends EventEmitter {
     this.isHead = new Uint8Array(p)
     this.entryOf = new Int32Array(p)
     this.head = 0
-    this.inFlight = 0
-    this.sentOnSocket = 0
-    this.completed = 0
-    this.readAt = 0
-    this.pendingRequest = null
     this.bodyChunks = null
     this.bodyBytes = 0
     this.bodyTooLarge = false
     this.bodyHeaders = null
 
-    this.sequence = new RequestSequence({
-      method: setup.method,
-      path: target.path,
-      headers: setup.headers,
-      body: setup.body,
-      host: target.host,
-      auth: target.auth,
-      absoluteForm: target.absoluteForm
-    }, requests, { idReplacement: setup.idReplacement, initialContext: setup.initialContext, order, templates: setup.templates, conn: index })
-    this.sequence.onReset = () => {
-      this.recorder.sequenceReset()
-      this.emit('reset')
-    }
     this.batches = null
     this.batchIsHead = false
-    this.refreshFastPath()
-    // Bodies and headers are decoded only while someone listens for them.
-    this.on('newListener', (name) => {
-      if (name === 'body' || name === 'headers') setImmediate(() => this.refreshFastPath())
-    })
-  }
-
-  // --- Client API (autocannon compatible) ---
-
-  // These change the request the connection is on (the last one sent, or
-  // the first before any was sent); setRequests replaces the sequence.
-  setHeaders (headers) {
-    this.sequence.setHeaders(headers)
-    this.refreshFastPath()
-  }
-
-  setBody (body) {
-    this.sequence.setBody(body)
-    this.refreshFastPath()
-  }
-
-  setHeadersAndBody (headers, body) {
-    this.sequence.setHeaders(headers)
-    this.sequence.setBody(body)
-    this.refreshFastPath()
-  }
-
-  setRequest (request) {
-    this.sequence.setRequest(request)
-    this.refreshFastPath()
-  }
-
-  setRequests (requests) {
-    this.sequence.setEntries(requests)
-    this.refreshFastPath()
+    this.watchListeners()
   }
 
   refreshFastPath () {
@@ -136,17 +59,12 @@ class Client extends EventEmitter {
     // batches[k] holds k copies of the one request, for one write per read.
     this.batches = bytes ? [null, bytes] : null
     this.batchIsHead = bytes !== null && this.sequence.entries[0].isHead
-    this.wantBody = this.sequence.hasOnResponse || !!this.verifyBody || this.expectBody !== undefined ||
-      this.listenerCount('body') > 0
+    this.refreshWants()
     this.parser.wantBody = this.wantBody
-    this.parser.wantHeaders = this.sequence.hasOnResponse || this.listenerCount('headers') > 0
+    this.parser.wantHeaders = this.wantHeaders
   }
 
   // --- the connection's calls ---
-
-  start () {
-    this.connection.open()
-  }
 
   // A new socket: nothing of the last one carries over.
   onOpen () {
@@ -197,27 +115,6 @@ class Client extends EventEmitter {
     return this.sentOnSocket > this.inFlight && this.parser.idle && this.sequence.idempotent
   }
 
-  // The requests in flight go again on the next connection.
-  resend (n) {
-    this.recorder.resend(n)
-    this.run.giveBack(n)
-    this.unsend(n)
-  }
-
-  // The connection failed: the requests in flight end as errors; if none
-  // was (the connection never opened), the attempt itself counts as one
-  // request, while the budget allows.
-  onFail (err, connected) {
-    let lost = this.inFlight
-    if (lost === 0 && !connected && this.run.takeAttempt()) lost = 1
-    this.completed += lost
-    const cause = causeOf(err, connected)
-    // The FIFO is emptied before the run hears of it: an amount run that
-    // ends on these errors finds nothing of them still in flight.
-    this.dropInFlight()
-    this.run.onClientError(this, err, lost, cause, connected)
-  }
-
   dropInFlight () {
     this.inFlight = 0
     this.head = 0
@@ -229,45 +126,6 @@ class Client extends EventEmitter {
 
   oldestSentAt () {
     return this.sentAt[this.head]
-  }
-
-  fail (err) {
-    this.connection.fail(err)
-  }
-
-  // No request left for this connection to make.
-  nothingLeft () {
-    return (this.maxRequests !== 0 && this.completed >= this.maxRequests) || this.run.exhausted()
-  }
-
-  // Called by the run's sweep, not per request.
-  checkTimeout (now) {
-    this.connection.checkTimeout(now)
-  }
-
-  // --connectionStages: no new request from now on; the socket closes
-  // once the requests in flight are answered (checkIdle), none is lost.
-  park () {
-    this.parked = true
-    this.checkIdle()
-  }
-
-  unpark () {
-    this.parked = false
-    if (this.connection.parked) this.connection.unpark()
-    else this.pump()
-  }
-
-  // Is its socket open (for the connections a sample shows)?
-  get connected () {
-    return this.connection.connected
-  }
-
-  stop () {
-    this.stopped = true
-    if (this.retryTimer) clearTimeout(this.retryTimer)
-    this.retryTimer = null
-    this.connection.stop()
   }
 
   // --- sending ---
@@ -287,9 +145,7 @@ class Client extends EventEmitter {
     if (!connection.connected || this.stopped || connection.countedFailure) return
     const room = this.pipelining - this.inFlight
     if (room < this.refillAt || !this.canSend()) return this.checkIdle()
-    let n = room
-    if (this.maxRequests) n = Math.min(n, this.maxRequests - this.completed - this.inFlight)
-    if (this.reconnectRate) n = Math.min(n, this.reconnectRate - this.sentOnSocket)
+    let n = this.allowed(room)
     n = this.run.take(this, n)
     if (n === 0) return this.checkIdle()
     // Counted before anything can end them: a hook that fails may end the
@@ -361,8 +217,7 @@ class Client extends EventEmitter {
         bytes = sequence.next()
       } catch (err) {
         failed++
-        this.completed++
-        this.run.onHookError(this, err)
+        this.hookFailed(err)
         if (this.stopped) return
         continue
       }
@@ -385,20 +240,7 @@ class Client extends EventEmitter {
       this.run.giveBack(unused)
       this.unsend(unused)
     }
-    if (failed === 0) {
-      this.hookFailures = 0
-      return
-    }
-    // Nothing may be in flight to bring us back here: try again soon, and
-    // later and later while the hook fails every time (no spinning).
-    if (sent === 0) this.hookFailures++
-    const delay = this.connection.backoff(this.hookFailures)
-    const retry = () => {
-      this.retryTimer = null
-      if (this.connection.socket === socket) this.pump()
-    }
-    if (delay === 0) setImmediate(retry)
-    else this.retryTimer = setTimeout(retry, delay)
+    this.retryAfterHookFailures(failed, sent)
   }
 
   // setupRequest returned a promise: the request goes out when it settles,
@@ -425,8 +267,7 @@ class Client extends EventEmitter {
       try {
         bytes = this.sequence.settle(entry, req)
       } catch (err) {
-        this.completed++
-        this.run.onHookError(this, err)
+        this.hookFailed(err)
         return this.pump()
       }
       if (bytes === null) {
@@ -447,11 +288,6 @@ class Client extends EventEmitter {
     })
   }
 
-  unsend (n) {
-    this.sentOnSocket -= n
-    this.recorder.unstarted(n)
-  }
-
   // Nothing more to send on this socket: reconnect or finish.
   checkIdle () {
     if (this.inFlight > 0 || this.pendingRequest !== null) return
@@ -459,12 +295,6 @@ class Client extends EventEmitter {
     if (this.maxRequests && this.completed >= this.maxRequests) return this.finish()
     if (this.run.exhausted()) return this.finish()
     if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate && this.connection.socket) this.connection.recycle()
-  }
-
-  finish () {
-    if (this.done) return
-    this.done = true
-    this.run.onClientDone(this)
   }
 
   // --- receiving (called by the transport and the parser) ---
@@ -489,7 +319,7 @@ class Client extends EventEmitter {
     }
     if (headers !== null) {
       this.bodyHeaders = headers
-      if (this.listenerCount('headers') > 0) this.emit('headers', headersObject(headers))
+      this.emitHeaders(headers)
     }
     return this.isHead[this.head] === 1
   }
@@ -521,64 +351,22 @@ class Client extends EventEmitter {
       return
     }
     const slot = this.head
-    const now = this.readAt
     this.head = slot + 1 === this.pipelining ? 0 : slot + 1
     this.inFlight--
     this.completed++
     this.connection.succeeded()
     if (close) this.closeAfterResponse = true
-    if (this.bodyTooLarge) return this.bodyOverflow()
-    const latencyMs = now - this.plannedAt[slot]
-    const recorder = this.recorder
-    recorder.response(status, bytes, Math.round(latencyMs * 1000))
-    if (recorder.latencyUncorrected !== null) recorder.uncorrected(status, Math.round((now - this.sentAt[slot]) * 1000))
-
-    if (this.bodyChunks !== null) this.deliverBody(status, slot)
-    if (this.run.emitResponses) this.run.emitResponse(this, status, bytes, latencyMs)
-    if (this._events.response !== undefined) this.emit('response', status, bytes, latencyMs)
-    if (this.amountRun) this.run.checkAmount()
-  }
-
-  // The body was larger than maxBodySize: this request ends in an error.
-  bodyOverflow () {
-    this.bodyTooLarge = false
-    this.bodyChunks = null
-    const err = new ResponseParseError('AC_BODY_TOO_LARGE', `a response body was larger than maxBodySize (${this.maxBodySize} bytes)`)
-    this.run.onClientError(this, err, 1, 'parse')
-  }
-
-  deliverBody (status, slot) {
-    const body = this.bodyChunks.length === 1 ? this.bodyChunks[0] : Buffer.concat(this.bodyChunks)
-    this.bodyChunks = null
-    if (this.listenerCount('body') > 0) this.emit('body', body)
-    let text = null
-    if (this.verifyBody || this.expectBody !== undefined || this.sequence.hasOnResponse) text = body.toString()
-    // A response counts as one mismatch at most, whichever check failed.
-    let mismatched = false
-    if (this.verifyBody) {
-      let ok
-      try {
-        ok = this.verifyBody(text)
-      } catch (err) {
-        ok = true
-        mismatched = true
-        this.run.onResponseHookError(this, new HookError('verifyBody', 'threw', err), true)
-      }
-      if (!ok) {
-        mismatched = true
-        this.run.onMismatch(this, text)
-      }
-    } else if (this.expectBody !== undefined && text !== this.expectBody) {
-      mismatched = true
-      this.run.onMismatch(this, text)
+    if (this.bodyTooLarge) {
+      this.bodyTooLarge = false
+      this.bodyChunks = null
+      return this.bodyOverflow()
     }
-    if (this.sequence.hasOnResponse) {
-      try {
-        this.sequence.onResponse(this.entryOf[slot], status, text, headersObject(this.bodyHeaders))
-      } catch (err) {
-        this.run.onResponseHookError(this, err, !mismatched)
-      }
+    let body = null
+    if (this.bodyChunks !== null) {
+      body = this.bodyChunks.length === 1 ? this.bodyChunks[0] : Buffer.concat(this.bodyChunks)
+      this.bodyChunks = null
     }
+    this.respond(status, bytes, this.sentAt[slot], this.plannedAt[slot], this.entryOf[slot], body, this.bodyHeaders)
   }
 
   onParseError (err) {

@@ -7,6 +7,11 @@
 // `context` starts as a deep copy of initialContext and is reset whenever
 // the sequence starts over: when it wraps around from its last entry to
 // its first, and when a setupRequest hook returns nothing (a reset).
+//
+// What a request is encoded into is the protocol's (`encoding`): HTTP/1.1's
+// bytes by default, which {{…}} templates and [<id>] tags are spliced
+// into; HTTP/2's frames (lib/http2/request-frames.js) are encoded again
+// for each request that has ids, and take no templates.
 
 const { encodeRequest } = require('./request-encoder')
 const { hasTemplate, compile, fill, fillMany } = require('./template')
@@ -20,6 +25,8 @@ const ID_TAG_ENCODED = '[%3Cid%3E]'
 // next() returns this when the request is a promise still settling; the
 // promise is then in `sequence.pending`.
 const PENDING = Object.freeze({ pending: true })
+
+const HTTP1 = Object.freeze({ encode: encodeRequest, splices: true })
 
 const { loadFunction } = require('../core/load-function')
 
@@ -150,8 +157,13 @@ class RequestSequence {
   // (--targets, targets.js), instead of each going round on its own.
   // templates: the run's state for {{…}} holes (template.js); conn: this
   // connection's index, for {{conn}}.
-  constructor (base, entries, { idReplacement = false, initialContext, order = null, templates = null, conn = 0 } = {}) {
+  // encoding: { encode(req, absoluteForm) → what the protocol writes,
+  // splices } where splices says whether that is HTTP/1.1's bytes, which
+  // templates and ids are spliced into.
+  constructor (base, entries, { idReplacement = false, initialContext, order = null, templates = null, conn = 0, encoding = HTTP1 } = {}) {
     this.base = base
+    this.encodeRequest = encoding.encode
+    this.splices = encoding.splices
     this.order = order
     this.templates = templates
     this.conn = conn
@@ -238,14 +250,18 @@ class RequestSequence {
     entry.idParts = null
     entry.compiled = null
     if (entry.setupRequest) return
+    // Encoded per request, with fresh ids each time (build()).
+    if (entry.hasIds && !this.splices) return
     try {
       if (!entry.hasIds && this.templates !== null && (hasTemplate(t.path) || hasTemplate(t.body) || Object.keys(t.headers).some((k) => hasTemplate(t.headers[k])))) {
         // {{…}}: compiled once into chunks and holes (template.js).
-        entry.compiled = compile(t, (req) => encodeRequest({ ...req, host: this.base.host }, this.base.absoluteForm), { name: entry.name })
-        if (entry.compiled !== null) return
+        const compiled = compile(t, (req) => encodeRequest({ ...req, host: this.base.host }, this.base.absoluteForm), { name: entry.name })
+        if (compiled !== null && !this.splices) throw new InvalidOptionError(entry.name, '{{…}}', 'templates are filled into HTTP/1.1 requests only: not with http2')
+        entry.compiled = compiled
+        if (compiled !== null) return
       }
       if (!entry.hasIds) {
-        entry.bytes = encodeRequest({ ...t, host: this.base.host }, this.base.absoluteForm)
+        entry.bytes = this.encodeRequest({ ...t, host: this.base.host }, this.base.absoluteForm)
       } else {
         // Encoded once with a marker where the ids go: each request is
         // then the parts joined by a fresh id (ids have a fixed length, so
@@ -255,7 +271,7 @@ class RequestSequence {
       }
     } catch (err) {
       // A malformed template names its option and position itself.
-      if (err instanceof InvalidOptionError && /at character \d+/.test(err.detail)) throw err
+      if (err instanceof InvalidOptionError && (/at character \d+/.test(err.detail) || err.option === entry.name)) throw err
       throw new InvalidOptionError(entry.name, t, `cannot be encoded: ${err.message}`)
     }
   }
@@ -305,6 +321,7 @@ class RequestSequence {
     if (entry.compiled !== null) return fill(entry.compiled, this.templates, this.conn)
     if (entry.idParts !== null) return Buffer.from(entry.idParts.join(freshId()), 'latin1')
     const t = entry.template
+    if (!entry.setupRequest) return this.encode(entry, { ...t, host: this.base.host })
     // setupRequest gets its own copy to change as it likes.
     let req = { method: t.method, path: t.path, headers: { ...t.headers }, body: t.body, host: this.base.host }
     try {
@@ -330,7 +347,7 @@ class RequestSequence {
     // As autocannon does, ids replace the tags in what setupRequest returned.
     if (this.idReplacement) req = replaceIds(req, freshId())
     try {
-      return encodeRequest(req.host ? req : { ...req, host: this.base.host }, this.base.absoluteForm)
+      return this.encodeRequest(req.host ? req : { ...req, host: this.base.host }, this.base.absoluteForm)
     } catch (err) {
       this.restart()
       throw new HookError(entry.setupRequestName, 'returned a request that cannot be sent', err)
@@ -456,28 +473,18 @@ class RequestSequence {
   }
 }
 
-// Response headers for onResponse and the 'headers' event, from the
-// parser's flat [name, value, ...] list: keys as the server sent them,
-// repeated headers as arrays (as autocannon gives them), and every key
-// also readable in lower case.
-function headersObject (flat) {
-  const out = {}
-  if (!flat) return out
-  for (let i = 0; i < flat.length; i += 2) {
-    const name = flat[i]
-    const value = flat[i + 1]
-    const have = out[name]
-    if (have === undefined) out[name] = value
-    else if (Array.isArray(have)) have.push(value)
-    else out[name] = [have, value]
-  }
-  for (const name of Object.keys(out)) {
-    const lower = name.toLowerCase()
-    if (lower !== name && !Object.prototype.hasOwnProperty.call(out, lower)) {
-      Object.defineProperty(out, lower, { value: out[name], enumerable: false, writable: true, configurable: true })
-    }
-  }
-  return out
+// The sequence of one connection of a run: the run's request (setup, see
+// Run#clientSetup) at the target, then `requests`, encoded by `encoding`.
+function sequenceFor (setup, target, requests, order, index, encoding) {
+  return new RequestSequence({
+    method: setup.method,
+    path: target.path,
+    headers: setup.headers,
+    body: setup.body,
+    host: target.host,
+    auth: target.auth,
+    absoluteForm: target.absoluteForm
+  }, requests, { idReplacement: setup.idReplacement, initialContext: setup.initialContext, order, templates: setup.templates, conn: index, encoding })
 }
 
-module.exports = { RequestSequence, PENDING, headersObject }
+module.exports = { RequestSequence, PENDING, sequenceFor }

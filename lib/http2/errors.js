@@ -51,4 +51,22 @@ function http2Error (name, message, streamId = 0) {
   return err
 }
 
-module.exports = { ERROR_CODES, errorName, http2Error }
+// A stream the server reset (RST_STREAM): the request ends in this error,
+// registered by the code's name.
+function resetError (code, streamId) {
+  const name = errorName(code)
+  const err = new ResponseParseError(code < NAMES.length ? `AC_H2_RST_${name}` : 'AC_H2_RST_UNKNOWN', `the HTTP/2 server reset stream ${streamId} with ${name}`)
+  err.http2Code = code
+  return err
+}
+
+// The requests the server had taken when it said GOAWAY with an error and
+// closed the connection.
+function goawayError (code, debug) {
+  const text = debug && debug.length > 0 ? `: ${debug.toString('latin1').slice(0, 200)}` : ''
+  const err = new ResponseParseError('AC_H2_GOAWAY', `the HTTP/2 server sent GOAWAY with ${errorName(code)} and closed the connection${text}`)
+  err.http2Code = code
+  return err
+}
+
+module.exports = { ERROR_CODES, errorName, http2Error, resetError, goawayError }

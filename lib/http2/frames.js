@@ -188,10 +188,11 @@ function encodeGoaway (lastStreamId, errorCode, debug) {
 }
 
 // Sets the stream of every frame in `frames` (whole frames, one after the
-// other), in place: a request's frames are built once and reused for each
-// stream. Only once the socket is done with the previous write of them.
-function setStreamId (frames, streamId) {
-  for (let o = 0; o + FRAME_HEADER_SIZE <= frames.length;) {
+// other; or those of frames[start..end)), in place: a request's frames
+// are built once and copied to each stream's place in a write. Only once
+// the socket is done with the previous write of them.
+function setStreamId (frames, streamId, start = 0, end = frames.length) {
+  for (let o = start; o + FRAME_HEADER_SIZE <= end;) {
     frames.writeUInt32BE(streamId & 0x7fffffff, o + 5)
     o += FRAME_HEADER_SIZE + ((frames[o] << 16) | (frames[o + 1] << 8) | frames[o + 2])
   }

@@ -27,7 +27,8 @@ function header (config, label) {
   const what = config.amount ? `${config.amount} requests` : `${config.duration}s`
   let text = `Running ${what} ${label === 'warmup' ? 'warmup' : 'test'} @ ${target}${socketPath}\n`
   text += config.connectionStages ? `connections ramped by stages: ${rampText(config.connectionStages)}` : `${config.connections} connections`
-  if (config.pipelining > 1) text += ` with ${config.pipelining} pipelining factor`
+  if (config.http2) text += ` over HTTP/2${config.pipelining > 1 ? `, ${config.pipelining} streams each` : ''}`
+  else if (config.pipelining > 1) text += ` with ${config.pipelining} pipelining factor`
   if (config.workers) text += `\n${config.workers} workers`
   if (config.proxy) text += `\n${proxyLine(config)}`
   return text + '\n'

@@ -169,6 +169,8 @@ function aggregateResult (results, opts = {}) {
     connections: opts.connections === undefined ? DEFAULTS.connections : opts.connections,
     sampleInt,
     pipelining: opts.pipelining === undefined ? DEFAULTS.pipelining : opts.pipelining,
+    // Set only over HTTP/2, so HTTP/1.1's results keep autocannon's shape.
+    protocol: opts.http2 ? 'h2' : undefined,
     workers: opts.workers || undefined,
     duration: raws.length === 1 ? raws[0].duration : Math.round(finish - start) / 1000,
     samples: series.length,

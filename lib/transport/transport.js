@@ -63,7 +63,9 @@ function transportFor (target, config) {
     return (connection) => plain(to, connection)
   }
   const tlsConfig = {
-    options: config.tlsOptions || {},
+    // HTTP/2 over TLS is asked for in the handshake (ALPN); the server's
+    // answer is checked once before the run (lib/http2/alpn-check.js).
+    options: config.http2 ? { ...config.tlsOptions, ALPNProtocols: ['h2'] } : config.tlsOptions || {},
     servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
     session: undefined
   }

@@ -23,6 +23,7 @@ const everyOption: autocannon.Options = {
   sampleInt: 500,
   timeout: 5,
   pipelining: 10,
+  http2: false,
   bailout: 3,
   method: 'POST',
   title: 'checkout',

@@ -1,0 +1,56 @@
+'use strict'
+
+// With http2, each https origin is asked once, before the run, whether it
+// speaks HTTP/2: one connection through the target's own transport (TLS,
+// or a proxy's tunnel and TLS), whose ALPN answer must be h2. A server
+// that does not offer it refuses the run in one line (AC_H2_NOT_OFFERED)
+// rather than failing every connection of it. A server that cannot be
+// reached is left to the run, which counts its errors as any run does.
+// http:// targets speak h2c with prior knowledge: nothing to ask.
+
+const { transportFor } = require('../transport/transport')
+const { raise } = require('../core/errors')
+
+// Resolves with the protocol the server chose ('' for none), or null when
+// no TLS connection could be made.
+function negotiate (target, config) {
+  return new Promise((resolve) => {
+    let socket = null
+    let settled = false
+    const done = (value) => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (socket !== null) socket.destroy()
+      resolve(value)
+    }
+    const timer = setTimeout(() => done(null), config.timeout * 1000)
+    // The transport's view of a connection (see lib/transport/connection.js).
+    const connection = {
+      onConnect: () => done(socket.alpnProtocol || ''),
+      onData: () => {},
+      upgrade: (from, to) => {
+        socket = to
+        to.on('error', () => done(null))
+        return !settled
+      }
+    }
+    socket = transportFor(target, config)(connection)
+    socket.on('error', () => done(null))
+    socket.on('close', () => done(null))
+  })
+}
+
+async function checkH2 (config) {
+  const seen = new Set()
+  for (const target of config.urls) {
+    if (!target.secure || seen.has(target.origin)) continue
+    seen.add(target.origin)
+    const chosen = await negotiate(target, config)
+    if (chosen !== null && chosen !== 'h2') {
+      throw raise('AC_H2_NOT_OFFERED', `the server at ${target.origin} does not offer HTTP/2 (ALPN h2${chosen ? `; it chose ${chosen}` : ''}): drop --http2 to test it over HTTP/1.1`)
+    }
+  }
+}
+
+module.exports = { checkH2 }
