@@ -1,0 +1,196 @@
+'use strict'
+
+// The HTTP/2 client (--http2) against node:http2's server, in clear text
+// (h2c, prior knowledge) and over TLS (ALPN h2): closed loops of streams,
+// exact amounts, bodies both ways (one larger than the server's windows),
+// a fixed rate, sequences with hooks and context, body checks, workers;
+// and the refusal of an https server that does not offer h2.
+
+const t = require('tap')
+const https = require('https')
+const autocannon = require('..')
+const { makePki } = require('./helpers/pki')
+const { tempDir } = require('./helpers/recording')
+const { nodeH2Server, readBody } = require('./helpers/h2-servers')
+const { run: runCli } = require('./helpers/cli')
+
+const hello = (stream) => {
+  stream.respond({ ':status': 200, 'content-type': 'text/plain' })
+  stream.end('hello h2')
+}
+
+// Every request the server saw was answered, or was in flight at the end.
+function accounted (t, result, server) {
+  t.ok(result.requests.total <= server.streams, `${result.requests.total} responses, of ${server.streams} streams served`)
+  t.ok(server.streams <= result.requests.total + result.requests.inFlight, `${server.streams} served ≤ responses + ${result.requests.inFlight} in flight`)
+}
+
+t.test('h2c: a closed loop of 2 connections × 10 streams', async (t) => {
+  const server = await nodeH2Server(t, hello)
+  const result = await autocannon({ url: server.url, http2: true, connections: 2, pipelining: 10, duration: 1 })
+  t.equal(result.protocol, 'h2')
+  t.equal(result.errors, 0)
+  t.equal(result.non2xx, 0)
+  t.ok(result.requests.total > 1000, `${result.requests.total} responses`)
+  t.equal(server.sessions, 2, 'one HTTP/2 connection each')
+  accounted(t, result, server)
+  t.equal(result.throughput.total > result.requests.total * 'hello h2'.length, true, 'bytes count the bodies and header blocks')
+})
+
+t.test('h2 over TLS with ALPN', async (t) => {
+  const pki = makePki(tempDir(t, 'ac-h2-tls-'))
+  const server = await nodeH2Server(t, hello, pki.server)
+  const result = await autocannon({ url: `https://localhost:${server.port}/`, http2: true, connections: 2, pipelining: 10, duration: 1 })
+  t.equal(result.protocol, 'h2')
+  t.equal(result.errors, 0)
+  t.equal(server.sessions, 2)
+  t.ok(result.requests.total > 500, `${result.requests.total} responses`)
+  accounted(t, result, server)
+
+  t.test('an https server without h2 is refused before the run, in one line', async (t) => {
+    let hits = 0
+    const h1 = https.createServer(pki.server, (req, res) => {
+      hits++
+      res.end('h1')
+    })
+    await new Promise((resolve) => h1.listen(0, '127.0.0.1', resolve))
+    t.teardown(() => h1.close())
+    const url = `https://localhost:${h1.address().port}/`
+    await t.rejects(autocannon({ url, http2: true, connections: 1, duration: 1 }), { code: 'AC_H2_NOT_OFFERED', message: /^the server at https:\/\/localhost:\d+ does not offer HTTP\/2 \(ALPN h2\)/ })
+    t.equal(hits, 0, 'no request was sent')
+    const cli = await runCli([url, '--http2', '-d', '1', '-c', '1'])
+    t.equal(cli.code, 1, 'the CLI exits 1')
+    const lines = cli.stderr.trim().split('\n')
+    t.equal(lines.length, 1, `one line: ${cli.stderr.trim()}`)
+    t.match(lines[0], /does not offer HTTP\/2/)
+    t.equal(hits, 0, 'nor by the CLI')
+
+    // A TLS server without ALPN at all: the handshake ends, with no protocol.
+    const bare = require('tls').createServer(pki.server, (socket) => socket.end())
+    await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve))
+    t.teardown(() => bare.close())
+    await t.rejects(autocannon({ url: `https://localhost:${bare.address().port}/`, http2: true, connections: 1, duration: 1 }), { code: 'AC_H2_NOT_OFFERED' })
+  })
+})
+
+t.test('-a 500: exactly 500 requests, each answered once', async (t) => {
+  const server = await nodeH2Server(t, hello)
+  const result = await autocannon({ url: server.url, http2: true, connections: 4, pipelining: 10, amount: 500 })
+  t.equal(result.requests.total, 500)
+  t.equal(result.requests.sent, 500)
+  t.equal(server.streams, 500, 'the server saw 500 streams')
+  t.equal(result.errors, 0)
+  t.equal(result['2xx'], 500)
+})
+
+t.test('POST bodies reach the server: small ones with their HEADERS, a large one as the windows open', async (t) => {
+  const seen = []
+  const server = await nodeH2Server(t, async (stream, headers) => {
+    const body = await readBody(stream)
+    seen.push({ method: headers[':method'], length: Number(headers['content-length']), body })
+    stream.respond({ ':status': 200 })
+    stream.end(body)
+  })
+  const small = await autocannon({ url: server.url, http2: true, method: 'POST', body: 'the body', expectBody: 'the body', connections: 2, pipelining: 5, amount: 100 })
+  t.equal(small.requests.total, 100)
+  t.equal(small.errors, 0)
+  t.equal(small.mismatches, 0, 'echoed back whole')
+  t.ok(seen.every((r) => r.method === 'POST' && r.length === 8 && r.body.toString() === 'the body'), 'the server saw each body')
+
+  seen.length = 0
+  // Larger than the 65535 octets a server's windows start with: the rest
+  // goes as its WINDOW_UPDATEs come.
+  const big = Buffer.alloc(200 * 1024, 'x')
+  const large = await autocannon({ url: server.url, http2: true, method: 'POST', body: big, connections: 2, pipelining: 3, amount: 30 })
+  t.equal(large.requests.total, 30)
+  t.equal(large.errors, 0)
+  t.equal(seen.length, 30)
+  t.ok(seen.every((r) => r.body.equals(big)), 'every large body arrived whole')
+})
+
+t.test('-R 200: the rate is kept, latency from the planned times', async (t) => {
+  const server = await nodeH2Server(t, hello)
+  const result = await autocannon({ url: server.url, http2: true, connections: 2, pipelining: 5, overallRate: 200, duration: 2 })
+  t.equal(result.errors, 0)
+  t.ok(Math.abs(result.rate.achieved - 200) <= 20, `achieved ${result.rate.achieved} req/s of 200`)
+  t.ok(result.latency.totalCount >= 360, `${result.latency.totalCount} latencies`)
+  t.ok(result.latency.p50 > 0, `p50 ${result.latency.p50} ms`)
+  t.ok(result.latencyUncorrected, 'the service time is kept beside it')
+  accounted(t, result, server)
+})
+
+t.test('a sequence with setupRequest and onResponse hooks, context carried', async (t) => {
+  const server = await nodeH2Server(t, async (stream, headers) => {
+    const body = await readBody(stream)
+    if (headers[':path'] === '/login') {
+      stream.respond({ ':status': 200, 'x-token': 'tok-' + JSON.parse(body).user })
+      return stream.end('{"ok":true}')
+    }
+    const ok = headers.authorization === 'Bearer tok-ann'
+    stream.respond({ ':status': ok ? 200 : 401 })
+    stream.end(ok ? 'data' : 'no')
+  })
+  const tokens = []
+  const result = await autocannon({
+    url: server.url,
+    http2: true,
+    connections: 2,
+    amount: 40,
+    requests: [
+      {
+        method: 'POST',
+        path: '/login',
+        setupRequest: (req, context) => ({ ...req, body: JSON.stringify({ user: context.user }) }),
+        onResponse: (status, body, context, headers) => {
+          context.token = headers['x-token']
+          tokens.push(context.token)
+        }
+      },
+      {
+        path: '/data',
+        // Async, as a hook that fetches something first would be.
+        setupRequest: async (req, context) => ({ ...req, headers: { ...req.headers, authorization: `Bearer ${context.token}` } })
+      }
+    ],
+    initialContext: { user: 'ann' }
+  })
+  t.equal(result.errors, 0)
+  t.equal(result.requests.total, 40)
+  t.equal(result['2xx'], 40, 'every authorised request was accepted')
+  t.equal(tokens.length, 20)
+  t.ok(tokens.every((x) => x === 'tok-ann'))
+})
+
+t.test('verifyBody and expectBody count mismatches', async (t) => {
+  let n = 0
+  const server = await nodeH2Server(t, (stream) => {
+    stream.respond({ ':status': 200 })
+    stream.end(n++ % 2 === 0 ? 'good' : 'bad')
+  })
+  const expected = await autocannon({ url: server.url, http2: true, connections: 1, amount: 100, expectBody: 'good' })
+  t.equal(expected.requests.total, 100)
+  t.equal(expected.mismatches, 50)
+  n = 0
+  const bodies = []
+  const verified = await autocannon({ url: server.url, http2: true, connections: 1, pipelining: 4, amount: 100, verifyBody: (body) => bodies.push(body) && body === 'good' })
+  t.equal(verified.mismatches, 50)
+  t.equal(bodies.length, 100)
+})
+
+t.test('-w 2: workers speak HTTP/2 too', async (t) => {
+  const server = await nodeH2Server(t, hello)
+  const result = await autocannon({ url: server.url, http2: true, workers: 2, connections: 2, pipelining: 5, amount: 400 })
+  t.equal(result.protocol, 'h2')
+  t.equal(result.requests.total, 400)
+  t.equal(server.streams, 400)
+  t.equal(server.sessions, 2)
+  t.equal(result.errors, 0)
+})
+
+t.test('the CLI header says HTTP/2', async (t) => {
+  const server = await nodeH2Server(t, hello)
+  const cli = await runCli([server.url, '--http2', '-c', '1', '-p', '4', '-a', '20'])
+  t.equal(cli.code, 0, cli.stderr)
+  t.match(cli.stderr, /1 connections over HTTP\/2, 4 streams each/)
+  t.equal(server.streams, 20)
+})
