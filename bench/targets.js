@@ -75,7 +75,19 @@ function nginxVersion (bin) {
   return `${stdout || ''}${stderr || ''}`.trim().replace(/^nginx version: /, '') || null
 }
 
-async function startNginx ({ cpus } = {}) {
+// The listen directive of an h2c server with prior knowledge: nginx
+// 1.25.1 made `http2` a directive of its own (the listen parameter is
+// deprecated there); Debian 12's 1.22 knows only the parameter.
+function h2Listen (version, port) {
+  const [major, minor, patch] = String(version || '').replace(/^nginx\//, '').split('.').map(Number)
+  const directive = major > 1 || (major === 1 && (minor > 25 || (minor === 25 && patch >= 1)))
+  return directive ? `listen 127.0.0.1:${port}; http2 on;` : `listen 127.0.0.1:${port} http2;`
+}
+
+// http2: the server speaks h2c (HTTP/2 in clear text, prior knowledge)
+// instead of HTTP/1.1. keepaliveRequests: the requests it takes on a
+// connection before it closes it (over HTTP/2, with a GOAWAY).
+async function startNginx ({ cpus, http2 = false, keepaliveRequests = 100000000 } = {}) {
   const bin = which('nginx')
   if (!bin) return null
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-bench-nginx-'))
@@ -87,13 +99,13 @@ error_log ${dir}/error.log;
 events { worker_connections 4096; }
 http {
   access_log off;
-  keepalive_requests 100000000;
+  keepalive_requests ${keepaliveRequests};
   client_body_temp_path ${dir};
   proxy_temp_path ${dir};
   fastcgi_temp_path ${dir};
   uwsgi_temp_path ${dir};
   scgi_temp_path ${dir};
-  server { listen 127.0.0.1:${port}; location / { return 200 "Hello, world!\\n"; } }
+  server { ${http2 ? h2Listen(nginxVersion(bin), port) : `listen 127.0.0.1:${port};`} location / { return 200 "Hello, world!\\n"; } }
 }
 `)
   const [cmd, args] = pinned(cpus, bin, ['-e', path.join(dir, 'error.log'), '-p', dir, '-c', path.join(dir, 'nginx.conf')])
@@ -114,7 +126,7 @@ http {
   const stop = stopper(child)
   return {
     name: 'nginx',
-    description: `${nginxVersion(bin) || 'nginx'}, 1 worker, return 200`,
+    description: `${nginxVersion(bin) || 'nginx'}, 1 worker, return 200${http2 ? ', h2c' : ''}`,
     url: `http://127.0.0.1:${port}/`,
     stop: async () => {
       await stop()
@@ -123,4 +135,4 @@ http {
   }
 }
 
-module.exports = { startCanned, startNginx, which }
+module.exports = { startCanned, startNginx, which, freePort, waitForPort }

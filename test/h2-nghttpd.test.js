@@ -5,7 +5,10 @@
 // padded frames (-b), trailers (--trailer), a POST echoed back
 // (--echo-upload), a server whose decoder table is 0 octets (-c 0, which
 // needs our dynamic table size update), and the GOAWAY it sends on a
-// protocol error of ours. Skipped when nghttpd is not installed.
+// protocol error of ours; then the client (--http2) against it: closed
+// loops and exact amounts in clear text and over TLS, bodies checked
+// through padding and trailers, a POST echoed, and a server table of 0.
+// Skipped when nghttpd is not installed.
 
 const t = require('tap')
 const fs = require('fs')
@@ -15,6 +18,7 @@ const { spawn, execFileSync } = require('child_process')
 const { makePki } = require('./helpers/pki')
 const { tempDir } = require('./helpers/recording')
 const { RawH2Client, field, encodeTableSizeUpdate } = require('./helpers/h2-raw-client')
+const autocannon = require('..')
 
 function which (command) {
   try {
@@ -134,5 +138,37 @@ if (!which('nghttpd')) {
     const second = await withUpdate.request({ authority: 'localhost', path: '/x' })
     t.equal(second.status, 200, 'later blocks, unchanged, need none')
     t.equal(second.body.toString(), FILE)
+  })
+
+  t.test('the client against nghttpd in clear text: streams, padded DATA and trailers, bodies checked', async (t) => {
+    const port = await startNghttpd(t, ['--no-tls', '-d', docs, '--echo-upload', '-b', '10', '--trailer', 'x-trailer: yes'])
+    const url = `http://127.0.0.1:${port}/x`
+    const loop = await autocannon({ url, http2: true, connections: 2, pipelining: 10, duration: 1 })
+    t.equal(loop.protocol, 'h2')
+    t.equal(loop.errors, 0, JSON.stringify(loop.errorCodes))
+    t.ok(loop['2xx'] > 500, `${loop['2xx']} responses, all 2xx`)
+    t.equal(loop.non2xx, 0)
+    const exact = await autocannon({ url, http2: true, connections: 2, pipelining: 10, amount: 300, expectBody: FILE })
+    t.equal(exact.requests.total, 300)
+    t.equal(exact.mismatches, 0, 'every body whole, its padding and trailers read past')
+    const echoed = await autocannon({ url, http2: true, method: 'POST', body: 'echo me', expectBody: 'echo me', connections: 1, pipelining: 4, amount: 50 })
+    t.equal(echoed.requests.total, 50)
+    t.equal(echoed.mismatches, 0, 'the POST bodies came back')
+  })
+
+  t.test('the client against nghttpd over TLS (ALPN h2)', async (t) => {
+    const pki = makePki(tempDir(t, 'ac-nghttpd-client-tls-'))
+    const port = await startNghttpd(t, ['-d', docs], [path.join(pki.dir, 'server.key'), path.join(pki.dir, 'server.crt')])
+    const r = await autocannon({ url: `https://localhost:${port}/x`, http2: true, connections: 2, pipelining: 5, amount: 200, expectBody: FILE })
+    t.equal(r.errors, 0, JSON.stringify(r.errorCodes))
+    t.equal(r['2xx'], 200)
+    t.equal(r.mismatches, 0)
+  })
+
+  t.test('the client against a server table of 0: its first block carries the size update', async (t) => {
+    const port = await startNghttpd(t, ['--no-tls', '-d', docs, '-c', '0'])
+    const r = await autocannon({ url: `http://127.0.0.1:${port}/x`, http2: true, connections: 2, pipelining: 5, amount: 100 })
+    t.equal(r.errors, 0, JSON.stringify(r.errorCodes))
+    t.equal(r['2xx'], 100)
   })
 }
