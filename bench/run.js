@@ -14,20 +14,21 @@
 //   npm run bench -- --only c100 --baseline DIR   beside another checkout (the cost of a change)
 //   npm run bench -- --only search      --findMaxRate against servers of known capacity (bench/search.js)
 //   npm run bench -- --only stalls --baseline DIR   own pauses at a fixed rate, fresh CLI runs (bench/stalls.js)
+//   npm run bench -- --only h2          --http2 beside h2load and a node:http2 client loop, against nginx h2c
 
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { spawnSync } = require('child_process')
 const { measure, hasTaskset } = require('./measure')
-const { startCanned, startNginx, which } = require('./targets')
+const { startCanned, startNginx, startNodeH2, which } = require('./targets')
 const { tools } = require('./tools')
 const { soakScenario, renderSoak } = require('./soak')
 const { searchScenario, renderSearch } = require('./search')
 const { stallsScenario, renderStalls } = require('./stalls')
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] [--baseline DIR] | --render FILE'
-const SCENARIOS = ['c100', 'p10', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls']
+const SCENARIOS = ['c100', 'p10', 'h2', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls']
 
 function parseOptions (argv) {
   const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null, baseline: null }
@@ -140,9 +141,11 @@ function ratio (a, b) {
   return a && b ? a / b : null
 }
 
-async function throughputScenario (name, target, pipelining, ctx, goals) {
-  const flags = { url: target.url, connections: 100, duration: ctx.options.duration, pipelining }
-  const scenario = { name, target: target.name, flags: `-c 100 -d ${flags.duration}${pipelining > 1 ? ` -p ${pipelining}` : ''}`, tools: {}, ratios: {}, goals: [] }
+// http2: the generators speak HTTP/2, pipelining being the streams per
+// connection.
+async function throughputScenario (name, target, pipelining, ctx, goals, http2 = false) {
+  const flags = { url: target.url, connections: 100, duration: ctx.options.duration, pipelining, http2 }
+  const scenario = { name, target: target.name, flags: `${http2 ? '--http2 ' : ''}-c 100 -d ${flags.duration}${pipelining > 1 ? ` -p ${pipelining}` : ''}`, tools: {}, ratios: {}, goals: [] }
   ctx.log(`${name} against ${target.name}: ${scenario.flags}`)
   const entries = ctx.tools.filter((tool) => tool.supports(flags)).map((tool) => ({ tool, flags }))
   const results = await runInterleaved(entries, ctx.cpus.generator, ctx.options.reps, ctx.log)
@@ -335,6 +338,13 @@ async function main () {
           if (t.name === 'canned' && !nginx) goals.wrk = 1.2
           report.scenarios.push(await throughputScenario(name, t, p, ctx, goals))
         }
+      } else if (name === 'h2') {
+        // A target of its own: nginx in h2c, else a node:http2 server.
+        const h2 = (options.target !== 'canned' && await startNginx({ cpus: cpus.target, http2: true })) || await startNodeH2({ cpus: cpus.target })
+        targets.push(h2)
+        report.targets.push({ name: h2.name, description: h2.description, url: h2.url })
+        // The goal of issue 23: no more CPU per request than h2load.
+        report.scenarios.push(await throughputScenario(name, h2, 10, ctx, { h2load: 1.0 }, true))
       } else if (name === 'startup') report.scenarios.push(await startupScenario(canned, ctx))
       else if (name === 'memory') report.scenarios.push(await memoryScenario(canned, ctx))
       else if (name === 'workers') report.scenarios.push(await workersScenario(canned, ctx))

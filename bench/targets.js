@@ -69,6 +69,19 @@ async function startCanned ({ cpus } = {}) {
   return { name: 'canned', description: 'raw net server (bench/canned-server.js), 13-byte keep-alive response', url: `http://127.0.0.1:${port}/`, stop: stopper(child) }
 }
 
+// node:http2's server in h2c, when there is no nginx to run.
+async function startNodeH2 ({ cpus } = {}) {
+  const script = `const s = require('http2').createServer((q, r) => r.end('Hello, world!\\n'));
+s.listen(0, '127.0.0.1', () => console.log(s.address().port))`
+  const [cmd, args] = pinned(cpus, process.execPath, ['-e', script])
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise((resolve, reject) => {
+    child.once('error', reject)
+    child.stdout.once('data', (b) => resolve(Number(String(b).trim())))
+  })
+  return { name: 'node-h2', description: `node:http2 ${process.version} h2c, 13-byte response`, url: `http://127.0.0.1:${port}/`, stop: stopper(child) }
+}
+
 function nginxVersion (bin) {
   // nginx -v writes to stderr.
   const { stdout, stderr } = spawnSync(bin, ['-v'], { encoding: 'utf8' })
@@ -135,4 +148,4 @@ http {
   }
 }
 
-module.exports = { startCanned, startNginx, which, freePort, waitForPort }
+module.exports = { startCanned, startNginx, startNodeH2, which }

@@ -21,14 +21,29 @@ function fromAutocannonJson (stdout) {
 }
 
 // autocannon-style flags; `-j` so the result comes back whole.
-function autocannonArgs ({ url, connections, duration, pipelining, amount, workers }) {
+function autocannonArgs ({ url, connections, duration, pipelining, amount, workers, http2 }) {
   const args = ['-j', '-c', String(connections)]
+  if (http2) args.push('--http2')
   if (amount) args.push('-a', String(amount))
   else args.push('-d', String(duration))
   if (pipelining > 1) args.push('-p', String(pipelining))
   if (workers) args.push('-w', String(workers))
   args.push(url)
   return args
+}
+
+// h2load's summary: "finished in 10.00s, 63512.30 req/s, …" and
+// "requests: N total, N started, N done, N succeeded, N failed, N errored, N timeout".
+function parseH2load (stdout) {
+  const finished = /finished in ([\d.]+)(m?s)/.exec(stdout)
+  const requests = /requests: \d+ total, \d+ started, \d+ done, (\d+) succeeded, (\d+) failed, (\d+) errored, (\d+) timeout/.exec(stdout)
+  if (!finished || !requests) throw new Error(`cannot read h2load output: ${stdout.slice(0, 200)}`)
+  return {
+    completed: Number(requests[1]),
+    errors: Number(requests[2]) + Number(requests[3]) + Number(requests[4]),
+    non2xx: 0,
+    duration: Number(finished[1]) / (finished[2] === 'ms' ? 1000 : 1)
+  }
 }
 
 function upstreamBin () {
@@ -84,7 +99,7 @@ function tools ({ baseline } = {}) {
       command: process.execPath,
       args: (o) => [upstream, ...autocannonArgs(o)],
       parse: fromAutocannonJson,
-      supports: (o) => !o.workers
+      supports: (o) => !o.workers && !o.http2
     })
   }
   const wrk = which('wrk')
@@ -102,10 +117,30 @@ function tools ({ baseline } = {}) {
       },
       parse: parseWrk,
       // wrk has no request count and one thread here, to match one core.
-      supports: (o) => !o.amount && !o.workers
+      supports: (o) => !o.amount && !o.workers && !o.http2
     })
   }
+  const h2load = which('h2load')
+  if (h2load) {
+    list.push({
+      name: 'h2load',
+      label: 'h2load',
+      command: h2load,
+      // -m: streams per connection, as our -p over HTTP/2; one thread.
+      args: ({ url, connections, duration, pipelining }) => ['-t', '1', '-c', String(connections), '-m', String(pipelining), '-D', String(duration), url],
+      parse: parseH2load,
+      supports: (o) => !!o.http2 && !o.amount && !o.workers
+    })
+  }
+  list.push({
+    name: 'node:http2',
+    label: 'a node:http2 client loop (bench/h2-node-client.js)',
+    command: process.execPath,
+    args: ({ url, connections, duration, pipelining }) => [path.join(__dirname, 'h2-node-client.js'), url, String(connections), String(pipelining), String(duration)],
+    parse: fromAutocannonJson,
+    supports: (o) => !!o.http2 && !o.amount && !o.workers
+  })
   return list
 }
 
-module.exports = { tools, parseWrk, autocannonArgs }
+module.exports = { tools, parseWrk, parseH2load, autocannonArgs }
