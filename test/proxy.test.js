@@ -16,6 +16,7 @@ const { bypassed, maskProxyValue } = require('../lib/config/proxy')
 const { makePki } = require('./helpers/pki')
 const { tempDir, jsonResult } = require('./helpers/recording')
 const { run: runCli } = require('./helpers/cli')
+const { listen } = require('./helpers/listen')
 
 const USER = 'bench'
 const PASSWORD = 'S3cr3t-pr0xy-pw'
@@ -23,24 +24,6 @@ const basic = (user, pass) => 'Basic ' + Buffer.from(`${user}:${pass}`).toString
 
 // One test PKI for the file (openssl takes a while).
 const pki = makePki(tempDir(t, 'ac-proxy-'))
-
-function listen (t, server) {
-  const sockets = new Set()
-  server.on('connection', (s) => {
-    sockets.add(s)
-    s.on('close', () => sockets.delete(s))
-  })
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      // Tunnelled sockets are detached from the HTTP server: close them too.
-      t.teardown(() => new Promise((resolve) => {
-        for (const s of sockets) s.destroy()
-        server.close(() => resolve())
-      }))
-      resolve(server.address().port)
-    })
-  })
-}
 
 // The `proxy` package, with basic auth when `auth` is set; records the
 // request target of each proxied request and of each CONNECT.

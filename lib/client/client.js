@@ -80,6 +80,13 @@ class ClientBase extends EventEmitter {
     this.pendingRequest = null
     this.wantBody = false
     this.wantHeaders = false
+    // The requests in flight, by slot (the protocol says which slot is
+    // whose): when each was sent, when it was planned to go, and the
+    // sequence entry it is.
+    const p = this.pipelining
+    this.sentAt = new Float64Array(p)
+    this.plannedAt = new Float64Array(p)
+    this.entryOf = new Int32Array(p)
 
     this.sequence = sequence
     sequence.onReset = () => {
@@ -240,6 +247,90 @@ class ClientBase extends EventEmitter {
     }
     if (delay === 0) setImmediate(retry)
     else this.retryTimer = setTimeout(retry, delay)
+  }
+
+  // n requests of the sequence, planned at planned[k] (or now): each
+  // handed to the protocol's queueRequest(encoded, now, plannedAt, entry,
+  // k), then flushQueued(count, now) sends them at once. A hook that fails
+  // ends its request unsent; a promise stops the batch (awaitRequest);
+  // what was granted and not used is given back.
+  sendEach (n, now, planned) {
+    const sequence = this.sequence
+    let queued = 0
+    // Requests whose hook failed: started (they count as sent) and ended
+    // as errors, never written.
+    let failed = 0
+    let k = 0
+    while (k < n) {
+      const at = planned === null ? now : planned[k]
+      k++
+      let encoded
+      try {
+        encoded = sequence.next()
+      } catch (err) {
+        failed++
+        this.hookFailed(err)
+        if (this.stopped) return
+        continue
+      }
+      if (encoded === sequence.PENDING) {
+        this.awaitRequest(sequence.pending, sequence.lastEntry, at)
+        break
+      }
+      this.queueRequest(encoded, now, at, sequence.lastEntry, queued++)
+    }
+    if (queued > 0) this.flushQueued(queued, now)
+    const unused = n - k
+    if (unused > 0) {
+      // pump() counted all it granted as sent.
+      this.run.giveBack(unused)
+      this.unsend(unused)
+    }
+    this.retryAfterHookFailures(failed, k - failed)
+  }
+
+  // setupRequest returned a promise: the request goes out when it
+  // settles, keeping the time it was meant to go. Meanwhile it holds a
+  // place among those in flight (holdSlot), and nothing else is sent. If
+  // the socket goes first, the request ended with it (an error). The
+  // protocol provides holdSlot(), releaseHold(held), maySendSettled() and
+  // sendSettled(encoded, entry, planned).
+  awaitRequest (promise, entry, planned) {
+    const socket = this.connection.socket
+    const held = this.holdSlot()
+    this.pendingRequest = promise
+    const release = () => {
+      if (this.pendingRequest !== promise) return false
+      this.pendingRequest = null
+      if (this.connection.socket !== socket) return false
+      this.releaseHold(held)
+      return true
+    }
+    promise.then((req) => {
+      if (!release()) return this.pump()
+      if (this.stopped) return
+      let encoded
+      try {
+        encoded = this.sequence.settle(entry, req)
+      } catch (err) {
+        this.hookFailed(err)
+        return this.pump()
+      }
+      if (encoded === null || !this.maySendSettled()) {
+        // Reset, or the connection takes nothing more: never started.
+        this.run.giveBack(1)
+        this.unsend(1)
+        return this.pump()
+      }
+      this.sendSettled(encoded, entry, planned)
+      this.pump()
+    }, (err) => {
+      const err2 = this.sequence.fail(entry, err)
+      if (!release()) return this.pump()
+      if (this.stopped) return
+      this.hookFailed(err2)
+      this.pump()
+    })
   }
 
   // The request's setupRequest hook threw while its batch was built.

@@ -22,7 +22,7 @@
 
 const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
-const { PENDING, sequenceFor } = require('./request-sequence')
+const { sequenceFor } = require('./request-sequence')
 const { ResponseParseError } = require('../core/errors')
 const { ClientBase } = require('../client/client')
 
@@ -37,12 +37,8 @@ class Client extends ClientBase {
     this.closeAfterResponse = false
 
     this.parser = new ResponseParser(this)
-    // FIFO of in-flight requests, a ring of `pipelining` slots.
-    const p = this.pipelining
-    this.sentAt = new Float64Array(p)
-    this.plannedAt = new Float64Array(p)
-    this.isHead = new Uint8Array(p)
-    this.entryOf = new Int32Array(p)
+    // FIFO of in-flight requests: the slots are a ring.
+    this.isHead = new Uint8Array(this.pipelining)
     this.head = 0
     this.bodyChunks = null
     this.bodyBytes = 0
@@ -51,6 +47,8 @@ class Client extends ClientBase {
 
     this.batches = null
     this.batchIsHead = false
+    // A batch being built (queueRequest): one request, or a list of them.
+    this.queued = null
     this.watchListeners()
   }
 
@@ -203,89 +201,42 @@ class Client extends ClientBase {
       socket.write(bytes)
       return
     }
-    let sent = 0
-    // Requests whose hook failed: started (they count as sent) and ended
-    // as errors, never written.
-    let failed = 0
-    // One write for all of them: a single buffer costs far less than a
-    // writev of many small ones.
-    let first = null
-    let parts = null
-    while (sent + failed < n) {
-      let bytes
-      try {
-        bytes = sequence.next()
-      } catch (err) {
-        failed++
-        this.hookFailed(err)
-        if (this.stopped) return
-        continue
-      }
-      if (bytes === PENDING) {
-        this.awaitRequest(sequence.pending, sequence.lastEntry, planned === null ? now : planned[sent + failed])
-        sent++
-        break
-      }
-      this.push(now, planned === null ? now : planned[sent + failed], sequence.lastEntry, sequence.lastIsHead)
-      if (first === null) first = bytes
-      else if (parts === null) parts = [first, bytes]
-      else parts.push(bytes)
-      sent++
-    }
-    if (parts !== null) socket.write(Buffer.concat(parts))
-    else if (first !== null) socket.write(first)
-    const unused = n - sent - failed
-    if (unused > 0) {
-      // pump() counted all it granted as sent.
-      this.run.giveBack(unused)
-      this.unsend(unused)
-    }
-    this.retryAfterHookFailures(failed, sent)
+    this.sendEach(n, now, planned)
   }
 
-  // setupRequest returned a promise: the request goes out when it settles,
-  // keeping the time it was meant to go. Its slot in the FIFO is held
-  // meanwhile so nothing overtakes it. If the socket goes first, the
-  // request ended with it (an error).
-  awaitRequest (promise, entry, planned) {
-    const socket = this.connection.socket
-    const slot = (this.head + this.inFlight) % this.pipelining
-    this.sentAt[slot] = performance.now()
-    this.pendingRequest = promise
+  // One write for all of a batch: a single buffer costs far less than a
+  // writev of many small ones.
+  queueRequest (bytes, now, planned, entry, k) {
+    this.push(now, planned, entry, this.sequence.lastIsHead)
+    if (k === 0) this.queued = bytes
+    else if (k === 1) this.queued = [this.queued, bytes]
+    else this.queued.push(bytes)
+  }
+
+  flushQueued (count) {
+    this.connection.socket.write(count === 1 ? this.queued : Buffer.concat(this.queued))
+    this.queued = null
+  }
+
+  // A setupRequest's promise (awaitRequest) holds its place in the FIFO
+  // so nothing overtakes it.
+  holdSlot () {
+    this.sentAt[(this.head + this.inFlight) % this.pipelining] = performance.now()
     this.inFlight++
-    const release = () => {
-      if (this.pendingRequest !== promise) return false
-      this.pendingRequest = null
-      if (this.connection.socket !== socket) return false
-      this.inFlight--
-      return true
-    }
-    promise.then((req) => {
-      if (!release()) return this.pump()
-      if (this.stopped) return
-      let bytes
-      try {
-        bytes = this.sequence.settle(entry, req)
-      } catch (err) {
-        this.hookFailed(err)
-        return this.pump()
-      }
-      if (bytes === null) {
-        this.run.giveBack(1)
-        this.unsend(1)
-        return this.pump()
-      }
-      this.push(performance.now(), planned, entry, this.sequence.lastIsHead)
-      socket.write(bytes)
-      this.pump()
-    }, (err) => {
-      const err2 = this.sequence.fail(entry, err)
-      if (!release()) return this.pump()
-      if (this.stopped) return
-      this.completed++
-      this.run.onHookError(this, err2)
-      this.pump()
-    })
+    return 0
+  }
+
+  releaseHold () {
+    this.inFlight--
+  }
+
+  maySendSettled () {
+    return true
+  }
+
+  sendSettled (bytes, entry, planned) {
+    this.push(performance.now(), planned, entry, this.sequence.lastIsHead)
+    this.connection.socket.write(bytes)
   }
 
   // Nothing more to send on this socket: reconnect or finish.

@@ -162,6 +162,9 @@ class RequestSequence {
   // templates and ids are spliced into.
   constructor (base, entries, { idReplacement = false, initialContext, order = null, templates = null, conn = 0, encoding = HTTP1 } = {}) {
     this.base = base
+    // What next() returns for a request still settling (for the clients
+    // that cannot require this file).
+    this.PENDING = PENDING
     this.encodeRequest = encoding.encode
     this.splices = encoding.splices
     this.order = order

@@ -27,7 +27,7 @@
 
 const { performance } = require('perf_hooks')
 const { ClientBase } = require('../client/client')
-const { PENDING, sequenceFor } = require('../http1/request-sequence')
+const { sequenceFor } = require('../http1/request-sequence')
 const { ResponseParseError, RequestTimeoutError } = require('../core/errors')
 const {
   FrameParser, CLIENT_PREFACE, MAX_WINDOW, encodeSettings, encodeWindowUpdate, encodePing, encodeRstStream,
@@ -66,23 +66,11 @@ class Http2Client extends ClientBase {
     // moves to a new one.
     this.maxStreamId = MAX_STREAM_ID
 
-    // Per connection (onOpen).
+    // Per connection (newConnection()).
     this.parser = null
     this.decoder = null
-    this.ready = false
     this.readyAt = 0
-    this.nextStreamId = 1
-    this.streamLimit = this.pipelining
-    this.goingAway = false
-    this.goawayCode = 0
-    this.goawayDebug = null
-    // The server's windows for what we send, and its initial stream window.
-    this.sendWindow = INITIAL_WINDOW
-    this.peerInitialWindow = INITIAL_WINDOW
-    this.peerTableSize = DEFAULT_TABLE_SIZE
-    this.needSizeUpdate = false
-    // Octets of DATA read since the connection's last WINDOW_UPDATE.
-    this.recvOwed = 0
+    this.newConnection()
     // Streams whose body waits for a window, by id, oldest first.
     this.blocked = []
 
@@ -93,9 +81,6 @@ class Http2Client extends ClientBase {
     this.slotOf = new Map()
     this.busy = new Uint8Array(p)
     this.streamOf = new Int32Array(p)
-    this.sentAt = new Float64Array(p)
-    this.plannedAt = new Float64Array(p)
-    this.entryOf = new Int32Array(p)
     this.status = new Int32Array(p)
     this.bytesOf = new Float64Array(p)
     this.bodySize = new Float64Array(p)
@@ -158,16 +143,24 @@ class Http2Client extends ClientBase {
   onOpen () {
     this.parser = new FrameParser(this.frames, { maxFrameSize: MAX_FRAME_SIZE })
     this.decoder = new Decoder(DEFAULT_TABLE_SIZE)
+    this.newConnection()
+  }
+
+  newConnection () {
+    // Set once the server's SETTINGS came.
     this.ready = false
     this.nextStreamId = 1
     this.streamLimit = this.pipelining
     this.goingAway = false
     this.goawayCode = 0
     this.goawayDebug = null
+    // The server's window for what we send on the connection, its initial
+    // window for each stream, and its decoder's table size.
     this.sendWindow = INITIAL_WINDOW
     this.peerInitialWindow = INITIAL_WINDOW
     this.peerTableSize = DEFAULT_TABLE_SIZE
     this.needSizeUpdate = false
+    // Octets of DATA read since the connection's last WINDOW_UPDATE.
     this.recvOwed = 0
     this.sentOnSocket = 0
   }
@@ -257,50 +250,21 @@ class Http2Client extends ClientBase {
     const now = performance.now()
     const planned = this.planned
     if (this.fixed !== null) {
-      for (let k = 0; k < n; k++) {
-        this.batchReqs[k] = this.fixed
-        this.batchPlanned[k] = planned === null ? now : planned[k]
-        this.batchEntry[k] = 0
-      }
+      for (let k = 0; k < n; k++) this.queueRequest(this.fixed, now, planned === null ? now : planned[k], 0, k)
       this.write(n, now)
     } else {
-      this.sendSequence(n, now, planned)
+      this.sendEach(n, now, planned)
     }
   }
 
-  sendSequence (n, now, planned) {
-    const sequence = this.sequence
-    let count = 0
-    let failed = 0
-    let k = 0
-    while (k < n) {
-      const at = planned === null ? now : planned[k]
-      k++
-      let req
-      try {
-        req = sequence.next()
-      } catch (err) {
-        failed++
-        this.hookFailed(err)
-        if (this.stopped) return
-        continue
-      }
-      if (req === PENDING) {
-        this.awaitRequest(sequence.pending, sequence.lastEntry, at)
-        break
-      }
-      this.batchReqs[count] = req
-      this.batchPlanned[count] = at
-      this.batchEntry[count] = sequence.lastEntry
-      count++
-    }
-    if (count > 0) this.write(count, now)
-    const unused = n - k
-    if (unused > 0) {
-      this.run.giveBack(unused)
-      this.unsend(unused)
-    }
-    this.retryAfterHookFailures(failed, count)
+  queueRequest (encoded, now, planned, entry, k) {
+    this.batchReqs[k] = encoded
+    this.batchPlanned[k] = planned
+    this.batchEntry[k] = entry
+  }
+
+  flushQueued (count, now) {
+    this.write(count, now)
   }
 
   // Opens a stream for each request of the batch, all in one write. A
@@ -420,49 +384,24 @@ class Http2Client extends ClientBase {
     blocked.length = kept
   }
 
-  // setupRequest returned a promise: the request goes out when it
-  // settles, keeping the time it was meant to go; its slot is held
-  // meanwhile (a timeout counts from now). If the socket goes first, the
-  // request ended with it (an error).
-  awaitRequest (promise, entry, planned) {
-    const socket = this.connection.socket
-    const slot = this.takeSlot(performance.now())
-    this.pendingRequest = promise
-    const release = () => {
-      if (this.pendingRequest !== promise) return false
-      this.pendingRequest = null
-      if (this.connection.socket !== socket) return false
-      this.releaseSlot(slot)
-      return true
-    }
-    promise.then((req) => {
-      if (!release()) return this.pump()
-      if (this.stopped) return
-      let encoded
-      try {
-        encoded = this.sequence.settle(entry, req)
-      } catch (err) {
-        this.hookFailed(err)
-        return this.pump()
-      }
-      if (encoded === null || this.goingAway) {
-        // Reset, or the server will take no new stream: never started.
-        this.run.giveBack(1)
-        this.unsend(1)
-        return this.pump()
-      }
-      this.batchReqs[0] = encoded
-      this.batchPlanned[0] = planned
-      this.batchEntry[0] = entry
-      this.write(1, performance.now())
-      this.pump()
-    }, (err) => {
-      const err2 = this.sequence.fail(entry, err)
-      if (!release()) return this.pump()
-      if (this.stopped) return
-      this.hookFailed(err2)
-      this.pump()
-    })
+  // A setupRequest's promise (awaitRequest) holds a slot, so that a
+  // timeout counts from now.
+  holdSlot () {
+    return this.takeSlot(performance.now())
+  }
+
+  releaseHold (slot) {
+    this.releaseSlot(slot)
+  }
+
+  // After a GOAWAY the server takes no new stream.
+  maySendSettled () {
+    return !this.goingAway
+  }
+
+  sendSettled (encoded, entry, planned) {
+    this.queueRequest(encoded, 0, planned, entry, 0)
+    this.write(1, performance.now())
   }
 
   // Nothing more to send on this socket: reconnect or finish.

@@ -11,6 +11,7 @@ const {
   FrameParser, CLIENT_PREFACE, encodeSettings, encodeHeaders, encodeData
 } = require('../../lib/http2/frames')
 const { encodeField } = require('../../lib/http2/hpack')
+const { listen } = require('./listen')
 
 // handler(stream, headers, server) answers; server.streams and
 // server.sessions count what came. tls: { key, cert } for h2 over TLS.
@@ -18,28 +19,17 @@ function nodeH2Server (t, handler, tls) {
   const server = tls ? http2.createSecureServer({ ...tls }) : http2.createServer()
   server.streams = 0
   server.sessions = 0
-  const open = new Set()
-  server.on('session', (session) => {
-    server.sessions++
-    open.add(session)
-    session.on('close', () => open.delete(session))
-  })
+  server.on('session', () => { server.sessions++ })
   server.on('stream', (stream, headers) => {
     server.streams++
     stream.on('error', () => {})
     handler(stream, headers, server)
   })
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      server.port = server.address().port
-      server.url = `${tls ? 'https' : 'http'}://127.0.0.1:${server.port}`
-      t.teardown(() => new Promise((resolve) => {
-        server.close(resolve)
-        // Sessions the client left open would hold close() back.
-        for (const session of open) session.destroy()
-      }))
-      resolve(server)
-    })
+  // The TLS server's 'connection' is its TCP sockets, as net's.
+  return listen(t, server).then((port) => {
+    server.port = port
+    server.url = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`
+    return server
   })
 }
 
@@ -92,21 +82,10 @@ function rawH2Server (t, behaviour, settings = {}) {
     })
   })
   server.connections = 0
-  const sockets = new Set()
-  server.on('connection', (s) => {
-    sockets.add(s)
-    s.on('close', () => sockets.delete(s))
-  })
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      server.port = server.address().port
-      server.url = `http://127.0.0.1:${server.port}`
-      t.teardown(() => new Promise((resolve) => {
-        for (const s of sockets) s.destroy()
-        server.close(resolve)
-      }))
-      resolve(server)
-    })
+  return listen(t, server).then((port) => {
+    server.port = port
+    server.url = `http://127.0.0.1:${port}`
+    return server
   })
 }
 
