@@ -194,3 +194,54 @@ t.test('the CLI header says HTTP/2', async (t) => {
   t.match(cli.stderr, /1 connections over HTTP\/2, 4 streams each/)
   t.equal(server.streams, 20)
 })
+
+t.test('forms, HAR entries, thresholds and maxConnectionRequests over HTTP/2', async (t) => {
+  const seen = []
+  const server = await nodeH2Server(t, async (stream, headers) => {
+    const body = await readBody(stream)
+    seen.push({ method: headers[':method'], path: headers[':path'], type: headers['content-type'], body: body.toString() })
+    stream.respond({ ':status': 200 })
+    stream.end('ok')
+  })
+
+  const form = await autocannon({ url: server.url + '/upload', http2: true, connections: 1, amount: 5, form: { name: { type: 'text', value: 'Jane' } } })
+  t.equal(form.errors, 0)
+  t.ok(seen.every((r) => r.method === 'POST' && /^multipart\/form-data; boundary=/.test(r.type) && /name="name"\r\n\r\nJane\r\n/.test(r.body)), 'the form reached the server whole')
+
+  seen.length = 0
+  const har = { log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [
+    { request: { method: 'GET', url: `${server.url}/a?x=1`, headers: [{ name: 'Accept', value: 'text/html' }] } },
+    { request: { method: 'POST', url: `${server.url}/b`, headers: [{ name: 'Content-Type', value: 'application/json' }], postData: { mimeType: 'application/json', text: '{"k":1}' } } }
+  ] } }
+  const replayed = await autocannon({ url: server.url, http2: true, connections: 1, amount: 4, har })
+  t.equal(replayed.errors, 0)
+  t.same(seen.map((r) => `${r.method} ${r.path} ${r.body}`), ['GET /a?x=1 ', 'POST /b {"k":1}', 'GET /a?x=1 ', 'POST /b {"k":1}'], 'the HAR\'s requests, in turn')
+
+  const held = await autocannon({ url: server.url, http2: true, connections: 1, duration: 1, thresholds: ['p99 < 2s', 'errors == 0', 'p50 < 0.001ms'] })
+  t.same(held.thresholds.map((x) => x.ok), [true, true, false], 'thresholds judged on the HTTP/2 run')
+
+  const before = server.sessions
+  const limited = await autocannon({ url: server.url, http2: true, connections: 1, pipelining: 5, maxConnectionRequests: 20, duration: 1 })
+  t.equal(limited.requests.total, 20, 'the connection stops after its 20 requests')
+  t.equal(server.sessions - before, 1)
+  const recycled = await autocannon({ url: server.url, http2: true, connections: 1, pipelining: 5, reconnectRate: 10, amount: 50 })
+  t.equal(recycled.requests.total, 50)
+  t.equal(server.sessions - before - 1, 5, 'a new HTTP/2 connection every 10 requests')
+})
+
+t.test('{{…}} templates are refused over HTTP/2, in one line naming the request', async (t) => {
+  await t.rejects(autocannon({ url: 'http://127.0.0.1:1/{{seq}}', http2: true, connections: 1, amount: 1 }), { code: 'AC_INVALID_OPTION', message: /templates are filled into HTTP\/1\.1 requests only/ })
+})
+
+t.test('[<id>] over HTTP/2: a fresh id in each request', async (t) => {
+  const paths = []
+  const server = await nodeH2Server(t, (stream, headers) => {
+    paths.push(headers[':path'])
+    stream.respond({ ':status': 200 })
+    stream.end()
+  })
+  const r = await autocannon({ url: server.url + '/item/[<id>]', http2: true, idReplacement: true, connections: 1, pipelining: 4, amount: 20 })
+  t.equal(r.errors, 0)
+  t.equal(new Set(paths).size, 20, 'twenty ids')
+  t.ok(paths.every((p) => /^\/item\/[0-9a-z-]{27}$/.test(p)), paths[0])
+})

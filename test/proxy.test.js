@@ -17,6 +17,7 @@ const { makePki } = require('./helpers/pki')
 const { tempDir, jsonResult } = require('./helpers/recording')
 const { run: runCli } = require('./helpers/cli')
 const { listen } = require('./helpers/listen')
+const { nodeH2Server } = require('./helpers/h2-servers')
 
 const USER = 'bench'
 const PASSWORD = 'S3cr3t-pr0xy-pw'
@@ -184,6 +185,36 @@ t.test('https target: CONNECT, then TLS with SNI and the user\'s CA inside the t
   })
   t.equal(wrong.requests.total, 0)
   t.ok(wrong.errors > 0 && wrong.errorsByCause.connect === wrong.errors, 'TLS failures inside the tunnel count as connect errors')
+})
+
+t.test('http2: CONNECT, then h2 over TLS in the tunnel; h2c through a proxy is refused', async (t) => {
+  const proxy = await startProxy(t)
+  const target = await nodeH2Server(t, (stream) => {
+    stream.respond({ ':status': 200 })
+    stream.end('h2 via')
+  }, pki.server)
+  const result = await autocannon({
+    url: `https://localhost:${target.port}/h2`,
+    http2: true,
+    proxy: proxy.url(),
+    connections: 2,
+    pipelining: 5,
+    amount: 50,
+    expectBody: 'h2 via',
+    tlsOptions: { ca: pki.ca, rejectUnauthorized: true }
+  })
+  t.equal(result.protocol, 'h2')
+  t.equal(result.errors, 0, JSON.stringify(result.errorCodes))
+  t.equal(result.mismatches, 0)
+  t.equal(result.requests.total, 50)
+  t.equal(target.streams, 50)
+  // One tunnel for the ALPN check before the run, then one per connection.
+  t.same(proxy.seen.connects, new Array(3).fill(`localhost:${target.port}`), 'the check\'s tunnel, then one per connection')
+  t.equal(target.sessions, 2, 'two HTTP/2 connections')
+
+  const err = await autocannon({ url: 'http://127.0.0.1:1/', http2: true, proxy: proxy.url(), connections: 1, amount: 1 }).catch((e) => e)
+  t.equal(err.code, 'AC_CONFLICTING_OPTIONS')
+  t.match(err.message, /h2c\) cannot go through an HTTP proxy/)
 })
 
 t.test('basic auth: accepted, and refused (407) as errors while the run ends on time', async (t) => {
