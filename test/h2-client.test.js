@@ -209,10 +209,11 @@ t.test('forms, HAR entries, thresholds and maxConnectionRequests over HTTP/2', a
   t.ok(seen.every((r) => r.method === 'POST' && /^multipart\/form-data; boundary=/.test(r.type) && /name="name"\r\n\r\nJane\r\n/.test(r.body)), 'the form reached the server whole')
 
   seen.length = 0
-  const har = { log: { version: '1.2', creator: { name: 't', version: '1' }, entries: [
+  const entries = [
     { request: { method: 'GET', url: `${server.url}/a?x=1`, headers: [{ name: 'Accept', value: 'text/html' }] } },
     { request: { method: 'POST', url: `${server.url}/b`, headers: [{ name: 'Content-Type', value: 'application/json' }], postData: { mimeType: 'application/json', text: '{"k":1}' } } }
-  ] } }
+  ]
+  const har = { log: { version: '1.2', creator: { name: 't', version: '1' }, entries } }
   const replayed = await autocannon({ url: server.url, http2: true, connections: 1, amount: 4, har })
   t.equal(replayed.errors, 0)
   t.same(seen.map((r) => `${r.method} ${r.path} ${r.body}`), ['GET /a?x=1 ', 'POST /b {"k":1}', 'GET /a?x=1 ', 'POST /b {"k":1}'], 'the HAR\'s requests, in turn')
