@@ -246,3 +246,13 @@ t.test('[<id>] over HTTP/2: a fresh id in each request', async (t) => {
   t.equal(new Set(paths).size, 20, 'twenty ids')
   t.ok(paths.every((p) => /^\/item\/[0-9a-z-]{27}$/.test(p)), paths[0])
 })
+
+t.test('merged HTTP/2 results say h2', async (t) => {
+  const server = await nodeH2Server(t, hello)
+  const parts = []
+  for (let i = 0; i < 2; i++) parts.push(await autocannon({ url: server.url, http2: true, connections: 1, amount: 50 }))
+  const merged = autocannon.mergeResults(parts)
+  t.equal(merged.protocol, 'h2')
+  t.equal(merged.requests.total, 100)
+  t.equal(autocannon.mergeResults([parts[0], { ...parts[1], protocol: undefined }]).protocol, undefined, 'not when a part spoke HTTP/1.1')
+})

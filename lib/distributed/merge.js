@@ -141,6 +141,8 @@ function mergeResults (results, { expect, thresholds } = {}) {
     socketPath: same(kept.map((r) => r.socketPath)) ? kept[0].socketPath : undefined,
     connections: kept.reduce((sum, r) => sum + (r.connections || 0), 0),
     pipelining: kept[0].pipelining,
+    // HTTP/2 when every part spoke it.
+    http2: kept.every((r) => r.protocol === 'h2'),
     // The whole run's ramp, the same in every shard's result.
     connectionStages: kept[0].connectionStages,
     // Shards of one run share these (each draws its own gaps from the seed).
