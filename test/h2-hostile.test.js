@@ -176,3 +176,34 @@ t.test('stream ids run out: a new connection takes over, nothing is lost', async
   t.equal(streams, 100)
   t.ok(server.connections >= 10, `${server.connections} connections`)
 })
+
+t.test('fuzz: responses mangled at random (seeded), every request still ends once', async (t) => {
+  const { Rng } = require('../fuzz/rng')
+  const rng = new Rng(20261125)
+  const pick = (n) => rng.u32() % n
+  // A valid response to the stream, then one mangling of it: octets
+  // flipped, cut short, doubled, a frame of a random type spliced in, or a
+  // frame length that lies.
+  const mangle = (id) => {
+    const valid = response(id, 'x'.repeat(pick(40)))
+    const bytes = Buffer.from(valid)
+    switch (pick(6)) {
+      case 0: for (let k = 0; k < 1 + pick(3); k++) bytes[pick(bytes.length)] ^= 1 << pick(8); return bytes
+      case 1: return bytes.subarray(0, pick(bytes.length))
+      case 2: return Buffer.concat([bytes, bytes])
+      case 3: return Buffer.concat([encodeFrame(pick(12), pick(256), pick(3) === 0 ? 0 : id, Buffer.alloc(pick(20), pick(256))), bytes])
+      case 4: bytes[2] = pick(256); return bytes
+      default: return bytes
+    }
+  }
+  const server = await rawH2Server(t, (conn) => ({
+    onHeaders (id) { conn.send(mangle(id)) }
+  }))
+  const started = Date.now()
+  const r = await autocannon({ url: server.url, http2: true, connections: 4, pipelining: 4, amount: 800, timeout: 0.3 })
+  t.ok(Date.now() - started < 20000, `ended after ${Date.now() - started} ms`)
+  t.equal(r.requests.total + r.errors, 800, `${r.requests.total} answered, ${r.errors} errors: ${JSON.stringify(r.errorCodes)}`)
+  t.equal(r.requests.inFlight, 0)
+  t.ok(r.requests.total > 0 && r.errors > 0, 'some of each')
+  endedOnce(t, r)
+})
