@@ -359,7 +359,6 @@ class Http2Client extends ClientBase {
   // order they were sent.
   sendBodies () {
     const blocked = this.blocked
-    const socket = this.connection.socket
     let kept = 0
     for (let i = 0; i < blocked.length; i++) {
       const id = blocked[i]
@@ -370,7 +369,7 @@ class Http2Client extends ClientBase {
       const n = Math.min(body.length - off, this.sendWindow, this.streamWindow[slot])
       if (n > 0) {
         const last = off + n === body.length
-        socket.write(encodeData(id, body.subarray(off, off + n), last, DEFAULT_MAX_FRAME_SIZE))
+        this.send(encodeData(id, body.subarray(off, off + n), last, DEFAULT_MAX_FRAME_SIZE))
         this.sendWindow -= n
         this.streamWindow[slot] -= n
         this.bodyOff[slot] = off + n
@@ -419,6 +418,20 @@ class Http2Client extends ClientBase {
     }
   }
 
+  // Frames of our own between the requests' (acknowledgements, windows,
+  // resets, bodies that waited): not once the connection is failing or
+  // the run is over, which may happen in the middle of a read.
+  send (frames) {
+    const connection = this.connection
+    if (this.stopped || connection.countedFailure || connection.socket === null) return
+    connection.socket.write(frames)
+  }
+
+  stop () {
+    super.stop()
+    if (this.parser !== null) this.parser.abort()
+  }
+
   // --- the server's frames ---
 
   onSettings (ack, settings) {
@@ -432,8 +445,7 @@ class Http2Client extends ClientBase {
     }
     if (settings.headerTableSize !== undefined && settings.headerTableSize < this.peerTableSize) this.needSizeUpdate = true
     if (settings.headerTableSize !== undefined) this.peerTableSize = settings.headerTableSize
-    const socket = this.connection.socket
-    socket.write(SETTINGS_ACK)
+    this.send(SETTINGS_ACK)
     if (!this.ready) {
       this.ready = true
       this.connection.succeeded()
@@ -442,7 +454,7 @@ class Http2Client extends ClientBase {
   }
 
   onPing (ack, opaque) {
-    if (!ack) this.connection.socket.write(encodePing(opaque, true))
+    if (!ack) this.send(encodePing(opaque, true))
   }
 
   onWindowUpdate (id, increment) {
@@ -488,7 +500,7 @@ class Http2Client extends ClientBase {
   onStreamData (id, buf, start, end, endStream, flow) {
     this.recvOwed += flow
     if (this.recvOwed >= WINDOW_REFILL) {
-      this.connection.socket.write(encodeWindowUpdate(0, this.recvOwed))
+      this.send(encodeWindowUpdate(0, this.recvOwed))
       this.recvOwed = 0
     }
     const slot = this.slotOf.get(id)
@@ -496,7 +508,7 @@ class Http2Client extends ClientBase {
     if (this.status[slot] === 0) return this.streamError(slot, http2Error('PROTOCOL_ERROR', `DATA on stream ${id} before its response's HEADERS`, id))
     this.recvStream[slot] += flow
     if (this.recvStream[slot] >= WINDOW_REFILL && !endStream) {
-      this.connection.socket.write(encodeWindowUpdate(id, this.recvStream[slot]))
+      this.send(encodeWindowUpdate(id, this.recvStream[slot]))
       this.recvStream[slot] = 0
     }
     const length = end - start
@@ -516,7 +528,7 @@ class Http2Client extends ClientBase {
   complete (slot) {
     const id = this.streamOf[slot]
     // The server answered before taking the whole body: the rest is not sent.
-    if (this.bodyOf[slot] !== null) this.connection.socket.write(encodeRstStream(id, ERROR_CODES.NO_ERROR))
+    if (this.bodyOf[slot] !== null) this.send(encodeRstStream(id, ERROR_CODES.NO_ERROR))
     const status = this.status[slot]
     const bytes = this.bytesOf[slot]
     const sentAt = this.sentAt[slot]
@@ -545,14 +557,14 @@ class Http2Client extends ClientBase {
   onStreamError (err) {
     const slot = this.slotOf.get(err.streamId)
     if (slot === undefined) {
-      this.connection.socket.write(encodeRstStream(err.streamId, err.http2Code))
+      this.send(encodeRstStream(err.streamId, err.http2Code))
       return
     }
     this.streamError(slot, err)
   }
 
   streamError (slot, err) {
-    this.connection.socket.write(encodeRstStream(this.streamOf[slot], err.http2Code))
+    this.send(encodeRstStream(this.streamOf[slot], err.http2Code))
     this.endInError(slot, err)
   }
 
@@ -566,8 +578,7 @@ class Http2Client extends ClientBase {
   // fails, with every request in flight.
   onConnectionError (err) {
     this.parser.abort()
-    const socket = this.connection.socket
-    if (socket !== null) socket.write(encodeGoaway(0, err.http2Code === undefined ? ERROR_CODES.INTERNAL_ERROR : err.http2Code))
+    this.send(encodeGoaway(0, err.http2Code === undefined ? ERROR_CODES.INTERNAL_ERROR : err.http2Code))
     this.fail(err)
   }
 
