@@ -17,6 +17,7 @@ if (!which('nginx')) {
 } else {
   t.test('nginx h2c: a closed loop of 2 connections × 10 streams', async (t) => {
     const nginx = await startNginx({ http2: true })
+    if (!nginx) return t.fail('nginx is installed but did not start (its message is above)')
     t.teardown(() => nginx.stop())
     const r = await autocannon({ url: nginx.url, http2: true, connections: 2, pipelining: 10, duration: 1, expectBody: 'Hello, world!\n' })
     t.equal(r.protocol, 'h2')
@@ -27,6 +28,7 @@ if (!which('nginx')) {
 
   t.test('nginx closing connections with GOAWAY after 100 requests: nothing lost, nothing counted twice', async (t) => {
     const nginx = await startNginx({ http2: true, keepaliveRequests: 100 })
+    if (!nginx) return t.fail('nginx is installed but did not start (its message is above)')
     t.teardown(() => nginx.stop())
     const r = await autocannon({ url: nginx.url, http2: true, connections: 2, pipelining: 10, amount: 2000 })
     t.equal(r.errors, 0, JSON.stringify(r.errorCodes))
