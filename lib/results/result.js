@@ -12,7 +12,7 @@
 // order: samples of runs that overlapped in time are summed (they were
 // load on the server at once), samples of runs that did not are kept apart.
 
-const { createCountHistogram, createLatencyHistogram, decode, encode, isPacked, addEncoded, toStats } = require('./histogram')
+const { createCountHistogram, createLatencyHistogram, decode, encode, pack, isPacked, addEncoded, toStats } = require('./histogram')
 const { noErrorsByCause, raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
@@ -107,6 +107,31 @@ function mergeHistograms (raws, field) {
 // whether the histogram was encoded on the way (decoding keeps buckets,
 // not the exact extremes) or not.
 const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
+
+// `key` of `object` computed on first read, as a plain enumerable field to
+// everyone else (JSON.stringify, spread, structuredClone, deep equality
+// read it alike); assigning replaces it. Encoding a result's histograms
+// and series loads zlib and compresses each one: ~8 ms of a 100-request
+// run's start-up, for outputs the tables do not need.
+function whenRead (object, key, compute) {
+  let value
+  let computed = false
+  Object.defineProperty(object, key, {
+    enumerable: true,
+    configurable: true,
+    get () {
+      if (!computed) {
+        value = compute()
+        computed = true
+      }
+      return value
+    },
+    set (v) {
+      value = v
+      computed = true
+    }
+  })
+}
 
 function aggregateResult (results, opts = {}) {
   // One raw result alone is taken as a list of one.
@@ -218,16 +243,22 @@ function aggregateResult (results, opts = {}) {
   result.generator = generatorHealth(raws, loopDelay && toStats(loopDelay, LATENCY_STATS), totals.late, result.rate && result.rate.lateness)
   // Added last, after every field autocannon's result has.
   // What a saved result needs to be drawn, compared or merged again:
-  // histograms travel encoded (lossless), as between workers.
-  result.histograms = {
-    latency: encode(latencyHist),
-    latencyUncorrected: uncorrected ? encode(uncorrected) : undefined,
-    lateness: lateness ? encode(lateness) : undefined,
-    loopDelay: loopDelay ? encode(loopDelay) : undefined,
-    requests: encode(requestsHist),
-    throughput: encode(throughputHist)
-  }
-  result.series = seriesOf(series, sampleInt)
+  // histograms travel encoded (lossless), as between workers. Packed now
+  // (a pass over the filled buckets, so the histograms can go), compressed
+  // when first read: a run shown as tables never reads them.
+  const packed = { latency: pack(latencyHist), requests: pack(requestsHist), throughput: pack(throughputHist) }
+  if (uncorrected) packed.latencyUncorrected = pack(uncorrected)
+  if (lateness) packed.lateness = pack(lateness)
+  if (loopDelay) packed.loopDelay = pack(loopDelay)
+  whenRead(result, 'histograms', () => ({
+    latency: encode(packed.latency),
+    latencyUncorrected: packed.latencyUncorrected ? encode(packed.latencyUncorrected) : undefined,
+    lateness: packed.lateness ? encode(packed.lateness) : undefined,
+    loopDelay: packed.loopDelay ? encode(packed.loopDelay) : undefined,
+    requests: encode(packed.requests),
+    throughput: encode(packed.throughput)
+  }))
+  whenRead(result, 'series', () => seriesOf(series, sampleInt))
   // --abortOnFail stopped the run: which threshold, when, at what value.
   const aborted = raws.find((r) => r.aborted)
   if (aborted) result.aborted = { ...aborted.aborted }
