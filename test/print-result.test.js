@@ -201,3 +201,44 @@ t.test('under a fixed rate: the uncorrected latency row and the rate line', asyn
   t.equal(parseTables(onTime)[0].length, 2, 'one latency row without an uncorrected histogram')
   t.notMatch(printResult(fixture(), { outputStream: plain }), /target rate/, 'no rate line without a rate')
 })
+
+t.test('tables are cli-table3\'s byte for byte, drawn without it when every cell is plain', async (t) => {
+  const { Table } = printResult
+  const CliTable = require('cli-table3')
+  const cliTable = (head, rows) => {
+    const table = new CliTable({ head, style: { head: [], border: [] } })
+    table.push(...rows)
+    return table.toString()
+  }
+  // A seeded generator: the same cases on every run.
+  let state = 7
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2147483648
+    return state / 2147483648
+  }
+  const pick = (list) => list[Math.floor(random() * list.length)]
+  const ascii = () => Array.from({ length: Math.floor(random() * 14) }, () => String.fromCharCode(32 + Math.floor(random() * 95))).join('')
+  const styled = (text) => pick([(s) => s, (s) => `\u001b[1m${s}\u001b[22m`, (s) => `\u001b[36m${s}\u001b[39m`, (s) => `\u001b[32m${s}\u001b[39m`, (s) => `\u001b[91m${s}\u001b[39m`])(text)
+  const plainCell = () => pick([ascii, ascii, () => '', () => Math.round(random() * 1e6) / 100, () => -3])()
+  // What cli-table3 measures or mends itself: wide and emoji characters,
+  // lines, codes left open, cells that are not text.
+  const otherCell = () => pick(['✔ pass', '✗ fail', '中文', 'a\nb', '\u001b[1mopen', '\u001b[36mx\u001b[22m', undefined, null, { content: 'x' }, 'tab\there'])
+  for (let i = 0; i < 300; i++) {
+    const width = 1 + Math.floor(random() * 8)
+    const other = i % 3 === 0
+    const cell = () => other && random() < 0.2 ? otherCell() : styled(String(plainCell()))
+    const head = Array.from({ length: width }, () => styled(ascii()))
+    const rows = Array.from({ length: Math.floor(random() * 4) }, () => Array.from({ length: width }, () => random() < 0.1 ? plainCell() : cell()))
+    const ours = new Table(head)
+    ours.push(...rows)
+    const expected = cliTable(head, rows)
+    if (ours.toString() !== expected) {
+      t.equal(ours.toString(), expected, `case ${i}: ${JSON.stringify({ head, rows })}`)
+      return
+    }
+  }
+  t.pass('300 tables alike')
+  const short = new Table(['a', 'b'])
+  short.push(['only one'])
+  t.equal(short.toString(), cliTable(['a', 'b'], [['only one']]), 'a row shorter than the head')
+})
