@@ -12,7 +12,7 @@
 // order: samples of runs that overlapped in time are summed (they were
 // load on the server at once), samples of runs that did not are kept apart.
 
-const { createCountHistogram, createLatencyHistogram, decode, encode, pack, isPacked, addEncoded, toStats } = require('./histogram')
+const { createCountHistogram, createLatencyHistogram, decode, encode, pack, isPacked, addEncoded, addHistogram, toStats } = require('./histogram')
 const { noErrorsByCause, raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
@@ -66,7 +66,7 @@ function addParts (parts) {
   const sum = createLatencyHistogram()
   for (const part of parts) {
     if ((typeof part === 'string' && part !== '') || isPacked(part)) addEncoded(sum, part)
-    else if (part) sum.add(part)
+    else if (part) addHistogram(sum, part)
   }
   return sum
 }
@@ -98,7 +98,7 @@ function mergeHistograms (raws, field) {
     if (!r[field]) continue
     if (merged === null) merged = createLatencyHistogram()
     if (typeof r[field] === 'string' || isPacked(r[field])) addEncoded(merged, r[field])
-    else merged.add(r[field])
+    else addHistogram(merged, r[field])
   }
   return merged
 }
