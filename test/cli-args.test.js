@@ -335,3 +335,51 @@ t.test('one validation for both doors: the CLI and the library accept and refuse
   }
   t.ok(compared > 150, `${compared} cases`)
 })
+
+t.test('the quick parse of plain command lines is yargs-parser\'s, or leaves it to yargs-parser', async (t) => {
+  const { quickParse, parserOptions } = require('../lib/cli/args')
+  const yargs = require('yargs-parser')
+  const { opts } = parserOptions()
+  const flags = []
+  for (const name of [...opts.string, ...opts.boolean]) {
+    flags.push(name.length === 1 ? `-${name}` : `--${name}`)
+    for (const alias of [].concat(opts.alias[name] || [])) flags.push(alias.length === 1 ? `-${alias}` : `--${alias}`)
+  }
+  const values = ['10', '1.5', '0', 'abc', 'a=b', 'x y', 'http://127.0.0.1:3000/x', '/path', 'true', 'false', '', '-1', '--', '-', 'null', '1e3', '0x10', ' 7 ']
+  const odd = ['--x=1', '--json=true', '-jc', '-cj', '--no-json', '--no-progress', '--unknown', '-Z', '--', '-', '---c', '--c', '-connections', '--Connections']
+  let state = 3
+  const random = () => {
+    state = (state * 1103515245 + 12345) % 2147483648
+    return state / 2147483648
+  }
+  const pick = (list) => list[Math.floor(random() * list.length)]
+  let quick = 0
+  for (let i = 0; i < 3000; i++) {
+    const args = []
+    const n = Math.floor(random() * 7)
+    for (let k = 0; k < n; k++) {
+      const r = random()
+      if (r < 0.5) args.push(pick(flags))
+      else if (r < 0.8) args.push(pick(values))
+      else if (r < 0.9) args.push(pick(['http://127.0.0.1:3000', 'localhost:80', '/x']))
+      else args.push(pick(odd))
+    }
+    const ours = quickParse(args, opts)
+    if (ours === null) continue
+    quick++
+    const theirs = yargs.detailed(args, opts)
+    if (theirs.error !== null || !sameArgv(ours, theirs.argv)) {
+      t.strictSame({ argv: ours, error: null }, { argv: theirs.argv, error: theirs.error && theirs.error.message }, JSON.stringify(args))
+      return
+    }
+  }
+  t.ok(quick > 500, `${quick} of 3000 command lines parsed quickly, each as yargs-parser does`)
+  t.strictSame(quickParse(['-a', '100', URL_], opts), yargs.detailed(['-a', '100', URL_], opts).argv, 'the plain run of issue 22')
+})
+
+// The same keys (in any order) with the same values.
+function sameArgv (a, b) {
+  const keys = Object.keys(a).sort()
+  if (JSON.stringify(keys) !== JSON.stringify(Object.keys(b).sort())) return false
+  return keys.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]))
+}
