@@ -22,7 +22,6 @@ const { Client } = require('../http1/client')
 const { Recorder } = require('./recorder')
 const { LoopMonitor } = require('./loop-monitor')
 const { transportFor } = require('../transport/transport')
-const { createScheduler } = require('./scheduler')
 const { codeOf } = require('../core/errors')
 const { maskSecrets } = require('../core/redact')
 
@@ -61,7 +60,9 @@ class Run {
       excludeErrorStats: config.excludeErrorStats,
       trackUncorrected: this.correctLatency
     })
-    this.scheduler = rated ? createScheduler(config) : null
+    // Loaded here, before anything is sent, and only under a rate
+    // (scheduler.js with plan.js, arrivals.js and random.js: ~1 ms).
+    this.scheduler = rated ? require('./scheduler').createScheduler(config) : null
     this.loopMonitor = new LoopMonitor(this.recorder)
     this.transports = new Map(config.urls.map((target) => [target, transportFor(target, config)]))
     this.requestsByOrigin = requestsByOrigin || null
