@@ -12,7 +12,7 @@
 // order: samples of runs that overlapped in time are summed (they were
 // load on the server at once), samples of runs that did not are kept apart.
 
-const { createCountHistogram, createLatencyHistogram, decode, encode, pack, isPacked, addEncoded, addHistogram, toStats } = require('./histogram')
+const { createCountHistogram, createLatencyHistogram, decode, encode, isPacked, addEncoded, addHistogram, toStats } = require('./histogram')
 const { noErrorsByCause, raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
@@ -243,21 +243,23 @@ function aggregateResult (results, opts = {}) {
   result.generator = generatorHealth(raws, loopDelay && toStats(loopDelay, LATENCY_STATS), totals.late, result.rate && result.rate.lateness)
   // Added last, after every field autocannon's result has.
   // What a saved result needs to be drawn, compared or merged again:
-  // histograms travel encoded (lossless), as between workers. Packed now
-  // (a pass over the filled buckets, so the histograms can go), compressed
-  // when first read: a run shown as tables never reads them.
-  const packed = { latency: pack(latencyHist), requests: pack(requestsHist), throughput: pack(throughputHist) }
-  if (uncorrected) packed.latencyUncorrected = pack(uncorrected)
-  if (lateness) packed.lateness = pack(lateness)
-  if (loopDelay) packed.loopDelay = pack(loopDelay)
-  whenRead(result, 'histograms', () => ({
-    latency: encode(packed.latency),
-    latencyUncorrected: packed.latencyUncorrected ? encode(packed.latencyUncorrected) : undefined,
-    lateness: packed.lateness ? encode(packed.lateness) : undefined,
-    loopDelay: packed.loopDelay ? encode(packed.loopDelay) : undefined,
-    requests: encode(packed.requests),
-    throughput: encode(packed.throughput)
-  }))
+  // histograms travel encoded (lossless), as between workers. Encoded when
+  // first read, a run shown as tables never reads them; the histograms
+  // are this call's own (merged into new ones), so nothing changes them
+  // meanwhile, and they are let go once encoded.
+  let histograms = { latencyHist, uncorrected, lateness, loopDelay, requestsHist, throughputHist }
+  whenRead(result, 'histograms', () => {
+    const h = histograms
+    histograms = null
+    return {
+      latency: encode(h.latencyHist),
+      latencyUncorrected: h.uncorrected ? encode(h.uncorrected) : undefined,
+      lateness: h.lateness ? encode(h.lateness) : undefined,
+      loopDelay: h.loopDelay ? encode(h.loopDelay) : undefined,
+      requests: encode(h.requestsHist),
+      throughput: encode(h.throughputHist)
+    }
+  })
   whenRead(result, 'series', () => seriesOf(series, sampleInt))
   // --abortOnFail stopped the run: which threshold, when, at what value.
   const aborted = raws.find((r) => r.aborted)
