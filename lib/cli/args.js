@@ -280,67 +280,13 @@ function parserOptions () {
   return { opts, known }
 }
 
-// What yargs-parser returns for the plainest command lines: each flag
-// once, exactly as an option's name or alias is spelled (-c, --connections),
-// a value after each flag that takes one, and arguments that are not
-// flags. null for anything else (--x=1, -jc, --no-x, a value starting
-// with "-", a flag given twice, a boolean followed by true or false, an
-// unknown flag...), which yargs-parser reads. Loading yargs-parser (and
-// Node's resolution of its "exports") and its first parse were ~5 ms of
-// every start; a test holds this to yargs-parser over random command lines.
-function quickParse (args, opts) {
-  const names = new Map()
-  for (const name of opts.string) names.set(name, name)
-  for (const name of opts.boolean) names.set(name, name)
-  for (const name of Object.keys(opts.alias)) {
-    for (const alias of [].concat(opts.alias[name])) names.set(alias, name)
-  }
-  const booleans = new Set(opts.boolean)
-  const argv = { _: [] }
-  const given = new Set()
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]
-    if (!arg.startsWith('-')) {
-      if (arg === '') return null
-      argv._.push(arg)
-      continue
-    }
-    const flag = /^-([a-zA-Z])$|^--([a-zA-Z][a-zA-Z0-9-]*)$/.exec(arg)
-    if (flag === null || arg.startsWith('--no-')) return null
-    const name = names.get(flag[1] || flag[2])
-    if (name === undefined || given.has(name)) return null
-    given.add(name)
-    let value = true
-    if (!booleans.has(name)) {
-      value = args[++i]
-      if (value === undefined || value === '' || value.startsWith('-')) return null
-    } else if (args[i + 1] === 'true' || args[i + 1] === 'false') {
-      return null
-    }
-    argv[name] = value
-  }
-  for (const name of Object.keys(opts.default)) {
-    if (!given.has(name)) argv[name] = opts.default[name]
-  }
-  // yargs-parser gives each value under every alias too.
-  for (const name of Object.keys(opts.alias)) {
-    if (argv[name] === undefined) continue
-    for (const alias of [].concat(opts.alias[name])) argv[alias] = argv[name]
-  }
-  return argv
-}
-
 // yargs' own parser, without the rest of yargs (help, commands, i18n),
 // which cost ~15 ms of every start for nothing we use. Unknown flags are
 // refused here, as yargs' strictOptions() did.
 function parseYargs (args) {
   const { opts, known } = parserOptions()
-  let argv = quickParse(args, opts)
-  if (argv === null) {
-    const parsed = require('yargs-parser').detailed(args, opts)
-    if (parsed.error) throw argument(parsed.error.message.split('\n')[0])
-    argv = parsed.argv
-  }
+  const { argv, error } = require('yargs-parser').detailed(args, opts)
+  if (error) throw argument(error.message.split('\n')[0])
   const unknown = Object.keys(argv).filter((key) => !known.has(key))
   if (unknown.length > 0) throw argument(`Unknown option: ${flagName(unknown[0])} (see autocannon --help)`)
   return argv
@@ -512,4 +458,4 @@ function searchOptions (opts) {
   return out
 }
 
-module.exports = { parseArguments, checkTlsFiles, libraryOptions, searchOptions, OPTIONS, describe, quickParse, parserOptions }
+module.exports = { parseArguments, checkTlsFiles, libraryOptions, searchOptions, OPTIONS, describe }
