@@ -52,7 +52,7 @@ t.test('a rated run loads and compresses nothing while it sends, whatever output
   t.same(during, [], `first uses during the run: ${describe(during)}`)
   // The spy sees what it should: the outputs load and compress afterwards.
   t.ok(after.some((e) => e.what === 'deflateSync'), 'histograms are compressed once the run is over')
-  t.ok(after.some((e) => e.what === 'load' && /html[/\\]report\.js$/.test(e.name)), 'the outputs\' modules load for the outputs')
+  t.ok(after.some((e) => e.what === 'load' && /cli-table3/.test(e.name)), 'the tables\' modules load for the tables')
 })
 
 t.test('with worker threads, none of them loads or compresses anything while they send', async (t) => {

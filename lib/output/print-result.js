@@ -59,58 +59,9 @@ function abbreviate (value) {
 }
 
 function makeTable (colors, head) {
-  return new Table(head.map((h) => colors.cyan(h)))
-}
-
-// A cell cli-table3 draws as its characters, one column each: printable
-// ASCII, bare or in one of the STYLES' pairs of codes, which leave no
-// state open for cli-table3 to close.
-const PLAIN_CELL = /^(?:\u001b\[1m[\x20-\x7e]*\u001b\[22m|\u001b\[(?:32|36|91)m[\x20-\x7e]*\u001b\[39m|[\x20-\x7e]*)$/ // eslint-disable-line no-control-regex
-const CODE = /\u001b\[\d+m/g // eslint-disable-line no-control-regex
-
-function isPlain (cell) {
-  return (typeof cell === 'string' && PLAIN_CELL.test(cell)) || (typeof cell === 'number' && PLAIN_CELL.test(String(cell)))
-}
-
-function columns (cell) {
-  return String(cell).replace(CODE, '').length
-}
-
-// cli-table3's table as print-result makes it (a head, single-line cells,
-// widths to fit, no colours of its own), drawn byte for byte as it draws
-// it. Loading cli-table3 (string-width, emoji-regex and the rest) and its
-// first table were ~7 ms of a 100-request run; anything else, such as a
-// wide or emoji character whose width it measures, is still its to draw.
-class Table {
-  constructor (head) {
-    this.head = head
-    this.rows = []
-  }
-
-  push (...rows) {
-    this.rows.push(...rows)
-  }
-
-  toString () {
-    const head = this.head
-    const rows = [head, ...this.rows]
-    if (head.length === 0 || !rows.every((row) => Array.isArray(row) && row.length === head.length && row.every(isPlain))) {
-      const CliTable = require('cli-table3')
-      // No colours from cli-table3 itself: colorsFor decides, once, for the stream.
-      const table = new CliTable({ head, style: { head: [], border: [] } })
-      table.push(...this.rows)
-      return table.toString()
-    }
-    const widths = head.map((_, x) => Math.max(...rows.map((row) => columns(row[x]))) + 2)
-    const rule = (left, mid, right) => left + widths.map((w) => '─'.repeat(w)).join(mid) + right
-    const lines = [rule('┌', '┬', '┐')]
-    rows.forEach((row, y) => {
-      if (y > 0) lines.push(rule('├', '┼', '┤'))
-      lines.push('│' + row.map((cell, x) => ' ' + cell + ' '.repeat(widths[x] - 1 - columns(cell))).join('│') + '│')
-    })
-    lines.push(rule('└', '┴', '┘'))
-    return lines.join('\n')
-  }
+  const Table = require('cli-table3')
+  // No colours from cli-table3 itself: colorsFor decides, once, for the stream.
+  return new Table({ head: head.map((h) => colors.cyan(h)), style: { head: [], border: [] } })
 }
 
 function stat (stats, key) {
@@ -284,4 +235,3 @@ module.exports.printResult = printResult
 module.exports.colorsFor = colorsFor
 module.exports.noResponseLine = noResponseLine
 module.exports.thresholdsVerdict = thresholdsVerdict
-module.exports.Table = Table
