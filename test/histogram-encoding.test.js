@@ -6,7 +6,7 @@
 // pack() the same counts uncompressed, which addEncoded() reads too.
 
 const t = require('tap')
-const { createLatencyHistogram, createCountHistogram, encode, pack, decode, addEncoded } = require('../lib/results/histogram')
+const { createLatencyHistogram, createCountHistogram, encode, pack, decode, addEncoded, addHistogram } = require('../lib/results/histogram')
 const { decodeFromCompressedBase64, encodeIntoCompressedBase64 } = require('hdr-histogram-js/dist/encoding')
 const Int32Histogram = require('hdr-histogram-js/dist/Int32Histogram').default
 
@@ -47,6 +47,40 @@ t.test('the same as decode + add, for narrow, wide, empty and huge histograms', 
     t.equal(one.totalCount, reference.totalCount)
     t.equal(one.getValueAtPercentile(99), reference.getValueAtPercentile(99), 'decode() reads it the same')
   }
+})
+
+t.test('addHistogram() is the library\'s add(): counts, total, min, max and time stamps', async (t) => {
+  let seed = 5
+  const rand = () => { seed = (seed * 1103515245 + 12345) >>> 0; return seed / 4294967296 }
+  for (let trial = 0; trial < 25; trial++) {
+    const latency = trial % 4 !== 3
+    const make = latency ? createLatencyHistogram : createCountHistogram
+    const viaLibrary = make()
+    const direct = make()
+    for (let p = 0; p < 3; p++) {
+      const h = make()
+      const n = trial === 0 ? 0 : Math.floor(rand() * 3000)
+      // Some spread past the hour the histogram is built for (it resizes).
+      const spread = trial % 5 === 0 ? 23 : 12
+      for (let i = 0; i < n; i++) h.recordValue(Math.floor(Math.exp(rand() * spread)))
+      if (trial % 7 === 1) h.recordValue(0)
+      if (trial % 6 === 2) h.recordValueWithCount(1500, 3e6)
+      h.startTimeStampMsec = 1000 + p
+      h.endTimeStampMsec = 2000 - p
+      viaLibrary.add(h)
+      addHistogram(direct, h)
+    }
+    sameHistogram(t, direct, viaLibrary, `trial ${trial}`)
+    t.equal(direct.startTimeStampMsec, viaLibrary.startTimeStampMsec)
+    t.equal(direct.endTimeStampMsec, viaLibrary.endTimeStampMsec)
+  }
+  const other = new Int32Histogram(1, 1e6, 2)
+  for (let i = 1; i < 1000; i++) other.recordValue(i * 37)
+  const viaLibrary = createLatencyHistogram()
+  viaLibrary.add(other)
+  const direct = createLatencyHistogram()
+  addHistogram(direct, other)
+  sameHistogram(t, direct, viaLibrary, 'another layout')
 })
 
 t.test('an encoding of another layout goes the library\'s way', async (t) => {

@@ -6,8 +6,6 @@
 // failed, as k6 does, so that "too slow" is told from "could not run", and
 // 130 after Ctrl-C with nothing to show.
 
-const { thresholdsVerdict } = require('../output/print-result')
-
 const EXIT = Object.freeze({
   OK: 0,
   FAILED: 1,
@@ -22,7 +20,8 @@ class Interrupted extends Error {}
 // which list them, were printed.
 function thresholdsExitCode (thresholds, { tablesShown, stderr = process.stderr }) {
   if (!thresholds || thresholds.every((t) => t.ok)) return EXIT.OK
-  if (!tablesShown) stderr.write(`${thresholdsVerdict(thresholds, { list: true })}\n`)
+  // (print-result.js, loaded here only when the tables were not.)
+  if (!tablesShown) stderr.write(`${require('../output/print-result').thresholdsVerdict(thresholds, { list: true })}\n`)
   return EXIT.THRESHOLDS_FAILED
 }
 

@@ -23,7 +23,6 @@ const { performance } = require('perf_hooks')
 const { Recorder } = require('./recorder')
 const { LoopMonitor } = require('./loop-monitor')
 const { transportFor } = require('../transport/transport')
-const { createScheduler } = require('./scheduler')
 const { codeOf } = require('../core/errors')
 const { maskSecrets } = require('../core/redact')
 
@@ -65,7 +64,9 @@ class Run {
       excludeErrorStats: config.excludeErrorStats,
       trackUncorrected: this.correctLatency
     })
-    this.scheduler = rated ? createScheduler(config) : null
+    // Loaded here, before anything is sent, and only under a rate
+    // (scheduler.js with plan.js, arrivals.js and random.js: ~1 ms).
+    this.scheduler = rated ? require('./scheduler').createScheduler(config) : null
     this.loopMonitor = new LoopMonitor(this.recorder)
     this.transports = new Map(config.urls.map((target) => [target, transportFor(target, config)]))
     // HTTP/2's code is loaded only when it is used (its Huffman table is

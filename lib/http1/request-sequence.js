@@ -75,12 +75,19 @@ function cloneContext (initial) {
 // with ids in its body keeps one Content-Length: a prefix unique to this
 // process and thread (time, randomness, thread id), then a counter.
 const ID_LENGTH = 27
-const ID_PREFIX = Date.now().toString(36).slice(-8).padStart(8, '0') +
-  Math.random().toString(36).slice(2).padEnd(7, '0').slice(0, 7) +
-  (require('worker_threads').threadId % 1296).toString(36).padStart(2, '0') + '-'
+let idPrefix = null
 let idCounter = 0
+// Made by the first sequence that replaces ids, before anything is sent:
+// worker_threads (for the thread id) is ~0.5 ms to load, for runs that
+// have no ids.
+function makeIdPrefix () {
+  if (idPrefix !== null) return
+  idPrefix = Date.now().toString(36).slice(-8).padStart(8, '0') +
+    Math.random().toString(36).slice(2).padEnd(7, '0').slice(0, 7) +
+    (require('worker_threads').threadId % 1296).toString(36).padStart(2, '0') + '-'
+}
 function freshId () {
-  return ID_PREFIX + (idCounter++).toString(36).padStart(ID_LENGTH - ID_PREFIX.length, '0')
+  return idPrefix + (idCounter++).toString(36).padStart(ID_LENGTH - idPrefix.length, '0')
 }
 // Stands for the id in a pre-encoded request; printable, so the encoder
 // accepts it anywhere, and too random to occur by chance.
@@ -171,6 +178,7 @@ class RequestSequence {
     this.templates = templates
     this.conn = conn
     this.idReplacement = idReplacement
+    if (idReplacement) makeIdPrefix()
     this.initialContext = initialContext
     this.context = cloneContext(initialContext)
     // false once the context has been used since it was (re)made.

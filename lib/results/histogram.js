@@ -187,6 +187,32 @@ function addEncoded (target, encoded, { fallback = true } = {}) {
   return true
 }
 
+// target.add(source), with the same counts, total, min, max and time
+// stamps, walking only the buckets that hold counts (filledBuckets) when
+// the two share a layout: the library walks all of a latency histogram's
+// ~22,000, ~1 ms each at the end of a short run, when nothing is warm.
+function addHistogram (target, source) {
+  const highest = target.highestEquivalentValue(target.valueFromIndex(target.countsArrayLength - 1))
+  if (highest < source.maxValue || target.bucketCount !== source.bucketCount ||
+    target.subBucketCount !== source.subBucketCount || target.unitMagnitude !== source.unitMagnitude) {
+    target.add(source)
+    return
+  }
+  const { indexes, counts } = filledBuckets(source)
+  let added = 0
+  for (let k = 0; k < indexes.length; k++) {
+    if (counts[k] > 0) {
+      target.addToCountAtIndex(indexes[k], counts[k])
+      added += counts[k]
+    }
+  }
+  target.setTotalCount(target.totalCount + added)
+  target.updatedMaxValue(Math.max(target.maxValue, source.maxValue))
+  target.updateMinNonZeroValue(Math.min(target.minNonZeroValue, source.minNonZeroValue))
+  target.startTimeStampMsec = Math.min(target.startTimeStampMsec, source.startTimeStampMsec)
+  target.endTimeStampMsec = Math.max(target.endTimeStampMsec, source.endTimeStampMsec)
+}
+
 // The V2 header and counts of an encoded histogram, or null when it is
 // not in that encoding.
 function inflateEncoded (encoded) {
@@ -317,6 +343,7 @@ module.exports = {
   isPacked,
   decode,
   addEncoded,
+  addHistogram,
   toStats,
   filledBuckets,
   PERCENTILE_KEYS

@@ -12,7 +12,7 @@
 // order: samples of runs that overlapped in time are summed (they were
 // load on the server at once), samples of runs that did not are kept apart.
 
-const { createCountHistogram, createLatencyHistogram, decode, encode, isPacked, addEncoded, toStats } = require('./histogram')
+const { createCountHistogram, createLatencyHistogram, decode, encode, pack, isPacked, addEncoded, addHistogram, toStats } = require('./histogram')
 const { noErrorsByCause, raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
@@ -57,17 +57,19 @@ function mergeSeries (raws, sampleInt) {
   }
   return [...slots.keys()].sort((a, b) => a - b).map((slot) => {
     const { parts, ...acc } = slots.get(slot)
-    acc.latency = parts.length === 1 ? parts[0] : addParts(parts)
+    // Packed, as a single part already is: the result keeps the slots
+    // until its series is first read, and a summed histogram is ~90 kB.
+    acc.latency = parts.length === 1 ? parts[0] : pack(addParts(parts))
     return acc
   })
 }
 
-// A slot's parts added up: a histogram, encoded once by seriesOf.
+// A slot's parts added up into a histogram.
 function addParts (parts) {
   const sum = createLatencyHistogram()
   for (const part of parts) {
     if ((typeof part === 'string' && part !== '') || isPacked(part)) addEncoded(sum, part)
-    else if (part) sum.add(part)
+    else if (part) addHistogram(sum, part)
   }
   return sum
 }
@@ -100,7 +102,7 @@ function mergeHistograms (raws, field) {
     if (!r[field]) continue
     if (merged === null) merged = createLatencyHistogram()
     if (typeof r[field] === 'string' || isPacked(r[field])) addEncoded(merged, r[field])
-    else merged.add(r[field])
+    else addHistogram(merged, r[field])
   }
   return merged
 }
@@ -109,6 +111,31 @@ function mergeHistograms (raws, field) {
 // whether the histogram was encoded on the way (decoding keeps buckets,
 // not the exact extremes) or not.
 const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
+
+// `key` of `object` computed on first read, as a plain enumerable field to
+// everyone else (JSON.stringify, spread, structuredClone, deep equality
+// read it alike); assigning replaces it. Encoding a result's histograms
+// and series loads zlib, packs and compresses each one: ~7 ms of a
+// 100-request run's start-up, for outputs the tables do not need.
+function whenRead (object, key, compute) {
+  let value
+  let computed = false
+  Object.defineProperty(object, key, {
+    enumerable: true,
+    configurable: true,
+    get () {
+      if (!computed) {
+        value = compute()
+        computed = true
+      }
+      return value
+    },
+    set (v) {
+      value = v
+      computed = true
+    }
+  })
+}
 
 function aggregateResult (results, opts = {}) {
   // One raw result alone is taken as a list of one.
@@ -222,16 +249,24 @@ function aggregateResult (results, opts = {}) {
   result.generator = generatorHealth(raws, loopDelay && toStats(loopDelay, LATENCY_STATS), totals.late, result.rate && result.rate.lateness)
   // Added last, after every field autocannon's result has.
   // What a saved result needs to be drawn, compared or merged again:
-  // histograms travel encoded (lossless), as between workers.
-  result.histograms = {
-    latency: encode(latencyHist),
-    latencyUncorrected: uncorrected ? encode(uncorrected) : undefined,
-    lateness: lateness ? encode(lateness) : undefined,
-    loopDelay: loopDelay ? encode(loopDelay) : undefined,
-    requests: encode(requestsHist),
-    throughput: encode(throughputHist)
-  }
-  result.series = seriesOf(series, sampleInt)
+  // histograms travel encoded (lossless), as between workers. Encoded when
+  // first read, a run shown as tables never reads them; the histograms
+  // are this call's own (merged into new ones), so nothing changes them
+  // meanwhile, and they are let go once encoded.
+  let histograms = { latencyHist, uncorrected, lateness, loopDelay, requestsHist, throughputHist }
+  whenRead(result, 'histograms', () => {
+    const h = histograms
+    histograms = null
+    return {
+      latency: encode(h.latencyHist),
+      latencyUncorrected: h.uncorrected ? encode(h.uncorrected) : undefined,
+      lateness: h.lateness ? encode(h.lateness) : undefined,
+      loopDelay: h.loopDelay ? encode(h.loopDelay) : undefined,
+      requests: encode(h.requestsHist),
+      throughput: encode(h.throughputHist)
+    }
+  })
+  whenRead(result, 'series', () => seriesOf(series, sampleInt))
   // --connectionStages: the ramp the run followed (series.connections
   // shows the connections it held, interval by interval).
   if (opts.connectionStages) result.connectionStages = opts.connectionStages.map((stage) => ({ ...stage }))
