@@ -256,3 +256,32 @@ t.test('merged HTTP/2 results say h2', async (t) => {
   t.equal(merged.requests.total, 100)
   t.equal(autocannon.mergeResults([parts[0], { ...parts[1], protocol: undefined }]).protocol, undefined, 'not when a part spoke HTTP/1.1')
 })
+
+t.test('--findMaxRate over HTTP/2 finds the rate above which the server answers 503; the report says HTTP/2', async (t) => {
+  // At most R answers per whole second, 503 above: a capacity of R req/s.
+  const R = 400
+  let second = 0
+  let served = 0
+  const server = await nodeH2Server(t, (stream) => {
+    const now = Math.floor(Date.now() / 1000)
+    if (now !== second) {
+      second = now
+      served = 0
+    }
+    stream.respond({ ':status': ++served <= R ? 200 : 503 })
+    stream.end('ok')
+  })
+  const out = await autocannon.findMaxRate({ url: server.url, http2: true, connections: 4, slos: ['non2xx < 1%'], stepDuration: 1 })
+  const [s] = out.searches
+  t.comment(s.sentence)
+  for (const step of s.steps) t.equal(step.result.protocol, 'h2', `step at ${step.target} req/s spoke h2`)
+  if (s.status === 'generator-bound') return t.comment('generator-bound on a loaded machine: the rate is not judged')
+  t.equal(s.status, 'found', s.sentence)
+  t.ok(s.best.rate <= R * 1.05 && s.best.rate >= R * 0.8, `best ${s.best.rate} req/s near ${R}`)
+  t.ok(server.sessions >= 1 && server.sessions <= 8, `${server.sessions} HTTP/2 connections`)
+  const { renderHtml } = require('../lib/output/html/report')
+  const result = await autocannon({ url: server.url, http2: true, connections: 2, pipelining: 4, duration: 0.5 })
+  const html = renderHtml([JSON.parse(JSON.stringify(result))])
+  t.match(html, /<td[^>]*>HTTP\/2<\/td>/, 'the run table names the protocol')
+  t.match(html, /4 streams per connection/)
+})

@@ -60,7 +60,8 @@ function runTable (runs) {
     row('connections', 'Connections', each((r) => r.connectionStages
       ? `ramped: ${r.connectionStages.map((s) => `${number(s.duration, 3)} s to ${integer(s.connections)}`).join(', ')}`
       : integer(r.connections))),
-    row('pipelining', 'Pipelining', each((r) => integer(r.pipelining))),
+    row('protocol', 'Protocol', each((r) => r.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1')),
+    row('pipelining', 'Pipelining', each((r) => r.protocol === 'h2' ? `${integer(r.pipelining)} streams per connection` : integer(r.pipelining))),
     row('workers', 'Worker threads', each((r) => r.workers ? integer(r.workers) : 'none')),
     row('rate', 'Rate', each(rateOf)),
     row('sampleInt', 'Sample interval', each((r) => `${integer(r.sampleInt || 1000)} ms`)),
