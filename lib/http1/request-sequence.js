@@ -9,7 +9,8 @@
 // its first, and when a setupRequest hook returns nothing (a reset).
 
 const { encodeRequest } = require('./request-encoder')
-const { hasTemplate, compile, fill, fillMany } = require('./template')
+const { hasTemplate, compile } = require('./template')
+const { TemplateWriter } = require('./template-writer')
 const { InvalidOptionError, HookError } = require('../core/errors')
 const { checkBody } = require('../core/http-syntax')
 
@@ -221,6 +222,8 @@ class RequestSequence {
       bytes: null,
       idParts: null,
       compiled: null,
+      // Writes the compiled template's requests (template-writer.js).
+      writer: null,
       isHead: false,
       hasIds: false
     }
@@ -237,12 +240,16 @@ class RequestSequence {
     entry.bytes = null
     entry.idParts = null
     entry.compiled = null
+    entry.writer = null
     if (entry.setupRequest) return
     try {
       if (!entry.hasIds && this.templates !== null && (hasTemplate(t.path) || hasTemplate(t.body) || Object.keys(t.headers).some((k) => hasTemplate(t.headers[k])))) {
         // {{…}}: compiled once into chunks and holes (template.js).
         entry.compiled = compile(t, (req) => encodeRequest({ ...req, host: this.base.host }, this.base.absoluteForm), { name: entry.name })
-        if (entry.compiled !== null) return
+        if (entry.compiled !== null) {
+          entry.writer = new TemplateWriter(entry.compiled, this.conn)
+          return
+        }
       }
       if (!entry.hasIds) {
         entry.bytes = encodeRequest({ ...t, host: this.base.host }, this.base.absoluteForm)
@@ -302,7 +309,7 @@ class RequestSequence {
   }
 
   build (entry) {
-    if (entry.compiled !== null) return fill(entry.compiled, this.templates, this.conn)
+    if (entry.compiled !== null) return entry.writer.fresh(this.templates, 1)
     if (entry.idParts !== null) return Buffer.from(entry.idParts.join(freshId()), 'latin1')
     const t = entry.template
     // setupRequest gets its own copy to change as it likes.
@@ -374,10 +381,17 @@ class RequestSequence {
     return entries.length === 1 && entries[0].compiled !== null && !this.usesContext && this.order === null
   }
 
-  // n requests of the compiledOnly entry, as one buffer.
+  // n requests of the compiledOnly entry, as one buffer: the same memory
+  // each time, so it must be sent before the next call, or compiledKept().
   compiledRun (n) {
     this.lastEntry = 0
-    return fillMany(this.entries[0].compiled, this.templates, this.conn, n)
+    return this.entries[0].writer.batch(this.templates, n)
+  }
+
+  // The last compiledRun is still queued to be sent: the next goes
+  // elsewhere.
+  compiledKept () {
+    this.entries[0].writer.kept()
   }
 
   // n static requests in a row from the current entry, as one buffer.
