@@ -2,7 +2,8 @@
 
 // CPU per request of the request shapes: a single request, a
 // `requests` array of 3 static entries, setupRequest hooks, idReplacement,
-// templates ({{seq}} in the path, {{uuid}} in a header),
+// templates ({{seq}} in the path, {{uuid}} in a header) and the same
+// request's bytes without them (sameBytes),
 // against the canned-response server (canned-server.js) in another process. Each shape runs in
 // a fresh process; the median of the trials is printed.
 //
@@ -21,7 +22,10 @@ const SHAPES = {
   hook3: { requests: [{ path: '/a' }, { path: '/b', setupRequest: (req) => req }, { path: '/c' }] },
   id: { idReplacement: true, requests: [{ path: '/items/[<id>]' }] },
   // Issue 25's shape: a {{seq}} path and a {{uuid}} header.
-  template: { requests: [{ path: '/items/{{seq}}', headers: { 'x-request-id': '{{uuid}}' } }] }
+  template: { requests: [{ path: '/items/{{seq}}', headers: { 'x-request-id': '{{uuid}}' } }] },
+  // template's bytes without templates: how much of template's cost over
+  // single is the longer request itself, not the filling.
+  sameBytes: { requests: [{ path: '/items/1234567', headers: { 'x-request-id': 'a5316414-8850-4bc3-8bb9-fc5528a062bd' } }] }
 }
 
 function one (port, shape, pipelining, seconds) {

@@ -3,7 +3,7 @@
 // lib/http1: the protocol spoken on a connection: this file's Client,
 // the requests each connection sends in turn (request-sequence.js), their
 // bytes built once (request-encoder.js; with {{…}} holes filled per
-// request, template.js), and the responses read back
+// request, template.js and template-writer.js), and the responses read back
 // byte by byte (response-parser.js).
 //
 // HTTP/1.1 on one connection: the requests in flight as a FIFO (responses
@@ -181,11 +181,17 @@ class Client extends ClientBase {
   sendSequence (n, now, planned) {
     const socket = this.connection.socket
     const sequence = this.sequence
-    if (n > 1 && sequence.compiledOnly) {
-      // Templates: n requests filled into one buffer, one write.
+    if (sequence.compiledOnly) {
+      // Templates: n requests written into the connection's own buffer,
+      // one write.
       const bytes = sequence.compiledRun(n)
-      for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, sequence.entries[0].isHead)
+      const isHead = sequence.entries[0].isHead
+      for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, isHead)
       socket.write(bytes)
+      // Not sent at once but queued (the kernel's buffer was full): the
+      // bytes must stay as they are until they go, so the next batch is
+      // written elsewhere. Sent, they can be written over.
+      if (socket.writableLength !== 0) sequence.compiledKept()
       return
     }
     if (sequence.allStatic && sequence.order === null && n > 1) {

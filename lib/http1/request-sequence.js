@@ -14,7 +14,8 @@
 // for each request that has ids, and take no templates.
 
 const { encodeRequest } = require('./request-encoder')
-const { hasTemplate, compile, fill, fillMany } = require('./template')
+const { hasTemplate, compile } = require('./template')
+const { TemplateWriter } = require('./template-writer')
 const { InvalidOptionError, HookError } = require('../core/errors')
 const { checkBody } = require('../core/http-syntax')
 
@@ -244,6 +245,8 @@ class RequestSequence {
       bytes: null,
       idParts: null,
       compiled: null,
+      // Writes the compiled template's requests (template-writer.js).
+      writer: null,
       isHead: false,
       hasIds: false
     }
@@ -260,6 +263,7 @@ class RequestSequence {
     entry.bytes = null
     entry.idParts = null
     entry.compiled = null
+    entry.writer = null
     if (entry.setupRequest) return
     // Encoded per request, with fresh ids each time (build()).
     if (entry.hasIds && !this.splices) return
@@ -269,7 +273,10 @@ class RequestSequence {
         const compiled = compile(t, (req) => encodeRequest({ ...req, host: this.base.host }, this.base.absoluteForm), { name: entry.name })
         if (compiled !== null && !this.splices) throw new InvalidOptionError(entry.name, '{{…}}', 'templates are filled into HTTP/1.1 requests only: not with http2')
         entry.compiled = compiled
-        if (compiled !== null) return
+        if (compiled !== null) {
+          entry.writer = new TemplateWriter(compiled, this.conn)
+          return
+        }
       }
       if (!entry.hasIds) {
         entry.bytes = this.encodeRequest({ ...t, host: this.base.host }, this.base.absoluteForm)
@@ -329,7 +336,7 @@ class RequestSequence {
   }
 
   build (entry) {
-    if (entry.compiled !== null) return fill(entry.compiled, this.templates, this.conn)
+    if (entry.compiled !== null) return entry.writer.fresh(this.templates, 1)
     if (entry.idParts !== null) return Buffer.from(entry.idParts.join(freshId()), 'latin1')
     const t = entry.template
     if (!entry.setupRequest) return this.encode(entry, { ...t, host: this.base.host })
@@ -402,10 +409,17 @@ class RequestSequence {
     return entries.length === 1 && entries[0].compiled !== null && !this.usesContext && this.order === null
   }
 
-  // n requests of the compiledOnly entry, as one buffer.
+  // n requests of the compiledOnly entry, as one buffer: the same memory
+  // each time, so it must be sent before the next call, or compiledKept().
   compiledRun (n) {
     this.lastEntry = 0
-    return fillMany(this.entries[0].compiled, this.templates, this.conn, n)
+    return this.entries[0].writer.batch(this.templates, n)
+  }
+
+  // The last compiledRun is still queued to be sent: the next goes
+  // elsewhere.
+  compiledKept () {
+    this.entries[0].writer.kept()
   }
 
   // n static requests in a row from the current entry, as one buffer.

@@ -8,12 +8,14 @@
 //
 // A request is compiled once: encoded with a marker for each hole, then
 // cut into static byte chunks around the holes; Content-Length is a hole
-// of its own when the body has holes. Sending one fills its holes and
-// joins the chunks: nothing else is encoded again.
+// of its own when the body has holes. Sending one writes the chunks and
+// the holes' values into a buffer (template-writer.js): nothing else is
+// encoded again.
 
 const fs = require('fs')
 const path = require('path')
 const { InvalidOptionError } = require('../core/errors')
+const { TemplateWriter } = require('./template-writer')
 
 const TEMPLATE = /\{\{([^{}]*)\}\}/g
 // A template in a URL's path once the URL parser has percent-encoded it.
@@ -174,85 +176,16 @@ function createState ({ random, stride = 1, offset = 0 }) {
   }
 }
 
-// Two hex digits for each byte value.
-const HEX2 = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'))
-
-// 128 random bits from four 32-bit draws, with the version (4) and
-// variant (10) bits set.
-function uuid (random) {
-  const a = random() * 0x100000000 >>> 0
-  const b = ((random() * 0x100000000 >>> 0) & 0xffff0fff) | 0x4000
-  const c = ((random() * 0x100000000 >>> 0) & 0x3fffffff) | 0x80000000
-  const d = random() * 0x100000000 >>> 0
-  return HEX2[a >>> 24] + HEX2[(a >>> 16) & 255] + HEX2[(a >>> 8) & 255] + HEX2[a & 255] + '-' +
-    HEX2[b >>> 24] + HEX2[(b >>> 16) & 255] + '-' + HEX2[(b >>> 8) & 255] + HEX2[b & 255] + '-' +
-    HEX2[c >>> 24] + HEX2[(c >>> 16) & 255] + '-' + HEX2[(c >>> 8) & 255] + HEX2[c & 255] +
-    HEX2[d >>> 24] + HEX2[(d >>> 16) & 255] + HEX2[(d >>> 8) & 255] + HEX2[d & 255]
+// One request's bytes, or n in a row, in a buffer of their own. The
+// client's connections keep a writer each instead (request-sequence.js).
+function fill (compiled, state, conn, n = 1) {
+  return new TemplateWriter(compiled, conn).fresh(state, n)
 }
 
 // A value's bytes in latin1 text (UTF-8 encoded first).
 function latin1 (text) {
   // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text : Buffer.from(text, 'utf8').latin1Slice()
-}
-
-// The values of one request's holes, in order, into `out`: {{seq}} and
-// {{now}} are drawn once per request (a path and a body that both say
-// {{seq}} say the same number). pick's choices and line's lines are in
-// their final form already (prepare()).
-function draw (holes, state, conn, out, once) {
-  for (let i = 0; i < holes.length; i++) {
-    const hole = holes[i]
-    switch (hole.kind) {
-      case 'seq':
-        if (once.seq === null) once.seq = String(state.nextSeq())
-        out[i] = once.seq
-        break
-      case 'conn': out[i] = String(conn); break
-      case 'uuid': out[i] = uuid(state.random); break
-      case 'int': out[i] = String(hole.low + Math.floor(state.random() * hole.span)); break
-      case 'pick': out[i] = hole.options[Math.floor(state.random() * hole.options.length)]; break
-      case 'now':
-        if (once.now === null) once.now = String(Date.now())
-        out[i] = once.now
-        break
-      case 'line': out[i] = state.nextLine(hole); break
-      default: out[i] = ''
-    }
-  }
-}
-
-function join (parts, vals) {
-  let out = parts[0]
-  for (let i = 0; i < vals.length; i++) out += vals[i] + parts[i + 1]
-  return out
-}
-
-// One request as latin1 text, from a compiled template. The head's values
-// are drawn before the body's (they come first in the request), and
-// Content-Length once the body is joined.
-function fillText (compiled, state, conn) {
-  const { head, body } = compiled
-  const once = { seq: null, now: null }
-  const headValues = new Array(head.holes.length)
-  draw(head.holes, state, conn, headValues, once)
-  if (body === null) return join(head.parts, headValues)
-  const bodyValues = new Array(body.holes.length)
-  draw(body.holes, state, conn, bodyValues, once)
-  const bodyText = join(body.parts, bodyValues)
-  headValues[head.clAt] = String(bodyText.length)
-  return join(head.parts, headValues) + bodyText
-}
-
-function fill (compiled, state, conn) {
-  return Buffer.from(fillText(compiled, state, conn), 'latin1')
-}
-
-// n requests in a row, as one buffer: what a pipelined write sends.
-function fillMany (compiled, state, conn, n) {
-  let text = ''
-  for (let k = 0; k < n; k++) text += fillText(compiled, state, conn)
-  return Buffer.from(text, 'latin1')
 }
 
 // pick's choices and line's lines in the form they are sent in: UTF-8
@@ -279,4 +212,4 @@ function check (value, option, dir) {
   scan(text, option, dir)
 }
 
-module.exports = { hasTemplate, check, compile, fill, fillMany, createState, uuid }
+module.exports = { hasTemplate, check, compile, fill, createState }
