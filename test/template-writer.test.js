@@ -83,8 +83,9 @@ t.test('batches, reused slabs and fresh buffers: the bytes of the requests as te
     { method: 'PUT', path: '/{{int -100000000000000000000 100000000000000000000}}', headers: {}, body: 'i={{int 9007199254740990 9007199254740999}}' },
     { method: 'POST', path: '/{{seq}}', headers: { l: '{{line long.txt}}' }, body: Buffer.from('{{line long.txt}}\u00ff') },
     { method: 'GET', path: '/{{seq}}', headers: { l: '{{line long.txt}}', m: '{{pick x|' + 'y'.repeat(3000) + '}}' } },
-    // Chunked: the chunk's size is the compiled one (as it always was).
-    { method: 'POST', path: '/', headers: { 'Transfer-Encoding': 'chunked' }, body: 'x{{seq}}y' }
+    // Chunked, with holes outside the body (holes in a chunked body are
+    // refused: templates.test.js).
+    { method: 'POST', path: '/{{seq}}', headers: { 'Transfer-Encoding': 'chunked' }, body: 'xy' }
   ]
   for (const template of templates) {
     // Strides that cross a power of ten every few requests, and rarely.

@@ -87,6 +87,8 @@ t.test('malformed templates: the option and the position; other {{…}} are text
   t.doesNotThrow(() => check('Hello {{user.name}}, {{ }}', 'body'), 'a Mustache template is sent as it is')
   t.equal(compile({ method: 'POST', path: '/', headers: {}, body: 'Hi {{name}}' }, encode), null)
   t.throws(() => compile({ method: 'GET', path: '/', headers: { X: '{{pick a|b\nc}}' } }, encode), /control characters/)
+  t.throws(() => compile({ method: 'POST', path: '/', headers: { 'Transfer-Encoding': 'chunked' }, body: 'n={{seq}}' }, encode), /chunked body: the chunk size would be wrong/)
+  t.ok(compile({ method: 'POST', path: '/{{seq}}', headers: { 'Transfer-Encoding': 'chunked' }, body: 'plain' }, encode), 'holes outside a chunked body are fine')
 })
 
 // What the tests compare of each request received.

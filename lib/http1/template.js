@@ -135,6 +135,10 @@ function compile (template, encode, { name = 'request', dir } = {}) {
   let headText = text.slice(0, bodyStart)
   const bodyText = text.slice(bodyStart)
   const bodyHoles = holes.length > headHoles
+  if (bodyHoles && /\r\nTransfer-Encoding:[^\r]*chunked/i.test(headText)) {
+    // The chunk's size would be the template's, not the filled body's.
+    throw new InvalidOptionError(name, template, 'has {{…}} in a chunked body: the chunk size would be wrong; drop the Transfer-Encoding header (the body is then sent with its Content-Length)')
+  }
   if (bodyHoles) {
     // The body's length changes with its holes: Content-Length is filled
     // in per request.
