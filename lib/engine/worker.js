@@ -16,10 +16,12 @@ events.on('reqError', (err) => parentPort.postMessage({ type: 'reqError', error:
 
 let run
 
-// The sample just taken: its interval's latency (packed) and the run's
-// counts so far.
+// --abortOnFail: the sample just taken, its interval's latency (packed)
+// and the run's counts so far, for the main thread. Loaded here, before
+// the run: not at its first sample.
+const figuresOf = workerData.reportSamples ? require('../results/abort-check').figuresOf : null
+
 function sendSample (recorder, elapsedS) {
-  const { figuresOf } = require('../results/abort-check')
   const entry = recorder.series[recorder.series.length - 1]
   parentPort.postMessage({ type: 'sample', elapsedS, latency: entry[4], figures: figuresOf(recorder) })
 }
