@@ -309,14 +309,9 @@ class Decoder {
   // The string literal at buf[i] (§5.2): its octets are then
   // this.src[srcStart..srcEnd), and this.pos is after it.
   literal (buf, i, end) {
-    if (i >= end) throw compressionError('the header block ends before a string')
+    const length = this.stringLength(buf, i, end)
     const b = buf[i]
-    let length = b & 0x7f
-    if (length === 0x7f) {
-      length = this.integer(buf, i, end, 0x7f)
-      i = this.pos
-    } else i++
-    if (length > end - i) throw compressionError('a string runs past the end of the header block')
+    i = this.pos
     this.pos = i + length
     if (b < 0x80) {
       this.src = buf
@@ -336,16 +331,21 @@ class Decoder {
   // The string literal at buf[i], checked but not decoded; returns where
   // it ends.
   skipLiteral (buf, i, end) {
+    const length = this.stringLength(buf, i, end)
+    const start = this.pos
+    if (buf[i] >= 0x80 && !huffmanValid(buf, start, start + length)) throw compressionError(HUFFMAN_ERROR)
+    return start + length
+  }
+
+  // The length prefix of the string literal at buf[i] (§5.2): returns
+  // its octet count, with this.pos at its first octet.
+  stringLength (buf, i, end) {
     if (i >= end) throw compressionError('the header block ends before a string')
-    const b = buf[i]
-    let length = b & 0x7f
-    if (length === 0x7f) {
-      length = this.integer(buf, i, end, 0x7f)
-      i = this.pos
-    } else i++
-    if (length > end - i) throw compressionError('a string runs past the end of the header block')
-    if (b >= 0x80 && !huffmanValid(buf, i, i + length)) throw compressionError(HUFFMAN_ERROR)
-    return i + length
+    let length = buf[i] & 0x7f
+    if (length === 0x7f) length = this.integer(buf, i, end, 0x7f)
+    else this.pos = i + 1
+    if (length > end - this.pos) throw compressionError('a string runs past the end of the header block')
+    return length
   }
 
   // Where the entry of (dynamic) index `index` is.
