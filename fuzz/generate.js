@@ -25,7 +25,8 @@ const CATEGORIES = [
   [6, 'truncated'],
   [5, 'oversized'],
   [7, 'mutated'],
-  [2, 'garbage']
+  [2, 'garbage'],
+  [6, 'repeated']
 ]
 
 const STATUSES = [200, 200, 200, 201, 202, 203, 206, 301, 302, 303, 307, 308, 400, 401, 403, 404, 405, 409, 418, 429, 500, 502, 503, 504]
@@ -503,6 +504,35 @@ const GEN = {
     validStream(b, rng.range(1, 3))
     const bytes = b.bytes()
     b.parts = [mutateBytes(rng, bytes, rng.range(1, 3))]
+  },
+
+  // The same response again and again, as a benchmark's server sends it:
+  // the parser's head cache (a head equal to the last one is not parsed
+  // again) hits, and misses on copies with one byte of the head changed
+  // (framing digits included), another HEAD flag, or another response.
+  repeated (b) {
+    const rng = b.rng
+    const one = new Builder(rng)
+    validResponse(one, { framing: rng.chance(0.8) ? 'cl' : 'chunked', head: rng.chance(0.05) })
+    const bytes = one.bytes()
+    const headEnd = bytes.indexOf('\r\n\r\n') + 4
+    const copies = rng.range(2, 9)
+    for (let k = 0; k < copies; k++) {
+      const variant = rng.weighted([[12, 'same'], [3, 'byte'], [1, 'head-flag'], [2, 'other']])
+      if (variant === 'other') {
+        validResponse(b, { framing: rng.chance(0.8) ? 'cl' : 'chunked' })
+        continue
+      }
+      let copy = bytes
+      if (variant === 'byte' && headEnd > 4) {
+        copy = Buffer.from(bytes)
+        const at = rng.int(headEnd)
+        const c = copy[at]
+        copy[at] = c >= 0x30 && c <= 0x39 ? 0x30 + (c - 0x30 + rng.range(1, 9)) % 10 : rng.pick([0x41, 0x61, 0x20, 0x3a, 0x30, c ^ 0x20])
+      }
+      b.push(copy)
+      for (const flag of one.head) b.head.push(variant === 'head-flag' ? !flag : flag)
+    }
   },
 
   garbage (b) {

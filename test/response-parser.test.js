@@ -1233,3 +1233,111 @@ t.test('head limit: the error does not depend on where reads end', async (t) => 
   const r2 = everySplit(t, wire, { maxHeaderSize: 200 })
   t.same(r2.errors.map((e) => e.code), ['HPE_INVALID_CONTENT_LENGTH'])
 })
+
+// The head cache: a head equal byte for byte to the last one read whole is
+// not parsed again; its framing comes from the copy.
+const NGINX_HEAD = 'HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nDate: Wed, 25 Nov 2026 11:58:39 GMT\r\n' +
+  'Content-Type: text/plain\r\nContent-Length: 14\r\nConnection: keep-alive\r\n\r\n'
+
+function parseAll (wire, { wantHeaders = false, head, wantBody = true } = {}) {
+  const rec = recorder({ head })
+  const p = new ResponseParser(rec.handler)
+  p.wantHeaders = wantHeaders
+  p.wantBody = wantBody
+  p.reset()
+  p.execute(toBuf(wire))
+  return { p, rec, r: summarize(rec.events) }
+}
+
+t.test('head cache: repeated heads frame each response as a full parse would', async (t) => {
+  const one = NGINX_HEAD + 'Hello, world!\n'
+  const { p, rec, r } = parseAll(one.repeat(10))
+  t.same(rec.problems, [])
+  t.equal(r.messages.length, 10)
+  for (const m of r.messages) {
+    t.equal(m.status, 200)
+    t.equal(m.body.toString(), 'Hello, world!\n')
+    t.equal(m.bytes, one.length)
+  }
+  t.equal(p.lastHeadLen, NGINX_HEAD.length, 'the head is kept')
+  t.equal(p.lastHeadMisses, 0)
+})
+
+t.test('head cache: one byte changed in a framing field is a miss and is framed by its own value', async (t) => {
+  const a = NGINX_HEAD + 'Hello, world!\n'
+  // Same length, another Content-Length.
+  const b = NGINX_HEAD.replace('Content-Length: 14', 'Content-Length: 15') + 'Hello, world!!\n'
+  const c = NGINX_HEAD.replace('HTTP/1.1 200', 'HTTP/1.1 503') + 'Hello, world!\n'
+  const { rec, r } = parseAll(a + b + a + c + a)
+  t.same(rec.problems, [])
+  t.same(r.messages.map((m) => [m.status, m.body.toString()]), [
+    [200, 'Hello, world!\n'], [200, 'Hello, world!!\n'], [200, 'Hello, world!\n'], [503, 'Hello, world!\n'], [200, 'Hello, world!\n']
+  ])
+  t.same(r.errors, [])
+})
+
+t.test('head cache: a HEAD answer is asked for each time, not taken from the copy', async (t) => {
+  const full = NGINX_HEAD + 'Hello, world!\n'
+  const { rec, r } = parseAll(full + NGINX_HEAD + full, { head: [false, true, false] })
+  t.same(rec.problems, [])
+  t.same(r.messages.map((m) => m.body.toString()), ['Hello, world!\n', '', 'Hello, world!\n'])
+  t.same(r.messages.map((m) => m.bytes), [full.length, NGINX_HEAD.length, full.length])
+})
+
+t.test('head cache: a head cut across reads is parsed, and the cache is used again after it', async (t) => {
+  const one = NGINX_HEAD + 'Hello, world!\n'
+  const rec = recorder()
+  const p = new ResponseParser(rec.handler)
+  p.reset()
+  const wire = toBuf(one.repeat(4))
+  const cut = one.length + 30
+  p.execute(wire, 0, cut)
+  p.execute(wire, cut, wire.length)
+  const r = summarize(rec.events)
+  t.same(rec.problems, [])
+  t.same(r.messages.map((m) => m.bytes), [one.length, one.length, one.length, one.length])
+})
+
+t.test('head cache: kept across a new connection, the close it announced included', async (t) => {
+  const closing = NGINX_HEAD.replace('keep-alive', 'close     ') + 'Hello, world!\n'
+  const rec = recorder()
+  const p = new ResponseParser(rec.handler)
+  p.reset()
+  p.execute(toBuf(closing))
+  p.reset()
+  p.execute(toBuf(closing))
+  const r = summarize(rec.events)
+  t.same(r.messages.map((m) => m.close), [true, true], 'the copy says the connection closes')
+  t.equal(p.lastHeadLen, NGINX_HEAD.length)
+})
+
+t.test('head cache: heads that differ every time turn it off', async (t) => {
+  let wire = ''
+  for (let k = 0; k < 12; k++) wire += NGINX_HEAD.replace('11:58:39', `11:58:${String(k).padStart(2, '0')}`) + 'Hello, world!\n'
+  const { p, r } = parseAll(wire)
+  t.equal(r.messages.length, 12)
+  t.equal(p.lastHeadLen, 0, 'no head kept after 8 misses in a row')
+  // One change a second (a Date line) does not: a hit resets the count.
+  let steady = ''
+  for (let k = 0; k < 12; k++) steady += (NGINX_HEAD.replace('11:58:39', `11:58:${String(k).padStart(2, '0')}`) + 'Hello, world!\n').repeat(3)
+  const s = parseAll(steady)
+  t.equal(s.r.messages.length, 36)
+  t.equal(s.p.lastHeadLen, NGINX_HEAD.length)
+})
+
+t.test('head cache: with wantHeaders on, every response gets its own header list', async (t) => {
+  const one = NGINX_HEAD + 'Hello, world!\n'
+  const { r } = parseAll(one.repeat(3), { wantHeaders: true })
+  t.equal(r.messages.length, 3)
+  for (const m of r.messages) t.equal(m.headers.length, 10)
+})
+
+t.test('head cache: interim responses and heads over 512 bytes are not kept', async (t) => {
+  const interim = 'HTTP/1.1 100 Continue\r\n\r\n'
+  const a = parseAll(interim + NGINX_HEAD + 'Hello, world!\n')
+  t.equal(a.p.lastHeadLen, NGINX_HEAD.length, 'the final head is kept, not the interim one')
+  const long = 'HTTP/1.1 200 OK\r\nX-Big: ' + 'x'.repeat(600) + '\r\nContent-Length: 2\r\n\r\nok'
+  const b = parseAll(long.repeat(3))
+  t.equal(b.r.messages.length, 3)
+  t.equal(b.p.lastHeadLen, 0)
+})

@@ -5,7 +5,8 @@
 // anywhere (one byte at a time included) and may hold several pipelined
 // responses. Only the headers that frame a message are decoded
 // (content-length, transfer-encoding, connection, proxy-connection); all of
-// them only when `wantHeaders` is set.
+// them only when `wantHeaders` is set. A head equal byte for byte to the
+// last one is not parsed again (the head cache, below).
 //
 // It follows Node's own parser (llhttp, as node:http's client sets it up)
 // wherever that costs nothing on the hot path; fuzz/ compares the two on
@@ -90,6 +91,15 @@ const MAX_CHUNK_EXTENSIONS = 16384
 // Lengths are numbers; past 2^53 they would no longer be exact. llhttp
 // takes up to 2^64 - 1, but no test streams 9 PB.
 const MAX_LENGTH = Number.MAX_SAFE_INTEGER
+
+// A benchmark's responses mostly repeat the last head byte for byte (only
+// a Date line changes, once a second). The last final head read whole in
+// one buffer is kept, up to this size; one that matches it is not parsed
+// again (one memcmp instead of a byte loop), its framing taken from the
+// copy. After this many misses in a row (heads that differ each time) the
+// parser stops trying.
+const HEAD_CACHE_SIZE = 512
+const HEAD_CACHE_MISSES = 8
 
 // Header names we must understand to frame messages, as lower-case bytes.
 // llhttp treats Proxy-Connection as Connection, and so do we.
@@ -191,6 +201,19 @@ class ResponseParser {
     this.trailerSink = []
     this.nameStr = ''
     this.valueStr = ''
+    // The head cache (HEAD_CACHE_SIZE): its bytes, their length (0: none),
+    // the misses in a row, and the framing that head gave.
+    this.lastHead = null
+    this.lastHeadLen = 0
+    this.lastHeadMisses = 0
+    this.lastStatus = 0
+    this.lastMinor = 1
+    this.lastContentLength = -1
+    this.lastClSeen = false
+    this.lastTeSeen = false
+    this.lastChunked = false
+    this.lastConnClose = false
+    this.lastKeepAlive = false
   }
 
   reset () {
@@ -264,9 +287,53 @@ class ResponseParser {
     return true
   }
 
+  // The head that just ended at buf[end] began at buf[from] in the same
+  // buffer: kept, with its framing, for the next response to match.
+  rememberHead (buf, from, end) {
+    const len = end - from
+    if (len > HEAD_CACHE_SIZE || this.lastHeadMisses >= HEAD_CACHE_MISSES || this.statusCode < 200 || this.headers !== null) return
+    if (this.lastHead === null) this.lastHead = Buffer.allocUnsafe(HEAD_CACHE_SIZE)
+    buf.copy(this.lastHead, 0, from, end)
+    this.lastHeadLen = len
+    this.lastStatus = this.statusCode
+    this.lastMinor = this.httpMinor
+    this.lastContentLength = this.contentLength
+    this.lastClSeen = this.clSeen
+    this.lastTeSeen = this.teSeen
+    this.lastChunked = this.chunked
+    this.lastConnClose = this.connClose
+    this.lastKeepAlive = this.keepAlive
+  }
+
+  // Does buf[i...] start with the kept head? Then its framing is this
+  // response's. Only called with the whole kept length in the buffer.
+  sameHead (buf, i) {
+    const len = this.lastHeadLen
+    const last = this.lastHead
+    // The line end before the blank line differs in most misses, and costs
+    // nothing to look at first.
+    if (buf[i + len - 3] !== last[len - 3] || buf.compare(last, 0, len, i, i + len) !== 0) {
+      if (++this.lastHeadMisses >= HEAD_CACHE_MISSES) this.lastHeadLen = 0
+      return false
+    }
+    this.lastHeadMisses = 0
+    this.statusCode = this.lastStatus
+    this.httpMinor = this.lastMinor
+    this.contentLength = this.lastContentLength
+    this.clSeen = this.lastClSeen
+    this.teSeen = this.lastTeSeen
+    this.chunked = this.lastChunked
+    this.connClose = this.lastConnClose
+    this.keepAlive = this.lastKeepAlive
+    return true
+  }
+
   execute (buf, start = 0, end = buf.length) {
     let i = start
     let msgStart = start
+    // Where the head being parsed began in this buffer (-1: in an earlier
+    // one), for the head cache.
+    let headAt = -1
     while (i < end) {
       switch (this.state) {
         case S_START: {
@@ -280,6 +347,15 @@ class ResponseParser {
           if (c !== 0x48) return this.failAt(i - msgStart, 'HPE_INVALID_CONSTANT', 'expected "HTTP/1." at the start of a response')
           this.resetMessage()
           this.headStart = this.bytes
+          const cached = this.lastHeadLen
+          if (cached !== 0 && end - i >= cached && this.headers === null && this.sameHead(buf, i)) {
+            i += cached
+            this.bytes += i - msgStart
+            msgStart = i
+            if (this.headersComplete() === false) return
+            continue
+          }
+          headAt = i
           if (end - i > 12 && this.statusLine(buf, i)) {
             // Whole "HTTP/1.x NNN" in this read: one step instead of twelve.
             i += 12
@@ -371,6 +447,8 @@ class ResponseParser {
           if (c === LF) {
             i++
             this.bytes += i - msgStart
+            if (headAt !== -1 && !this.inTrailers) this.rememberHead(buf, headAt, i)
+            headAt = -1
             msgStart = i
             if ((this.inTrailers ? this.trailersComplete() : this.headersComplete()) === false) return
             continue
@@ -550,6 +628,8 @@ class ResponseParser {
           if (buf[i] !== LF) return this.failAt(i - msgStart, 'HPE_STRICT', 'expected LF after CR at the end of the headers')
           i++
           this.bytes += i - msgStart
+          if (headAt !== -1 && !this.inTrailers) this.rememberHead(buf, headAt, i)
+          headAt = -1
           msgStart = i
           if ((this.inTrailers ? this.trailersComplete() : this.headersComplete()) === false) return
           continue
