@@ -132,6 +132,17 @@ function tools ({ baseline } = {}) {
       supports: (o) => !!o.http2 && !o.amount && !o.workers
     })
   }
+  // HTTP/1.1's floor for a generator in Node.js: bare sockets, nothing
+  // parsed or recorded (bench/net-floor-client.js). Not a peer: where our
+  // cost is near it, the rest is Node's and the kernel's.
+  list.push({
+    name: 'node:net',
+    label: 'bare node:net sockets, counting bytes (bench/net-floor-client.js)',
+    command: process.execPath,
+    args: ({ url, connections, duration, pipelining }) => [path.join(__dirname, 'net-floor-client.js'), url, String(connections), String(pipelining || 1), String(duration)],
+    parse: fromAutocannonJson,
+    supports: (o) => !o.http2 && !o.amount && !o.workers
+  })
   list.push({
     name: 'node:http2',
     label: 'a node:http2 client loop (bench/h2-node-client.js)',
