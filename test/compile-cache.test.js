@@ -159,12 +159,14 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', a
   const url = await httpServer(t)
   const tmpdir = tmp(t, 'ac-cc-cli-')
   const env = { TMPDIR: tmpdir, NODE_V8_COVERAGE: '', NODE_OPTIONS: '' }
-  const folder = path.join(tmpdir, `autocannon-compile-cache${typeof process.getuid === 'function' ? `-${process.getuid()}` : ''}`, `${process.version}-${process.arch}`)
-  const entries = () => fs.existsSync(folder) ? fs.readdirSync(folder).sort() : []
+  const base = path.join(tmpdir, `autocannon-compile-cache${typeof process.getuid === 'function' ? `-${process.getuid()}` : ''}`, `${process.version}-${process.arch}`)
+  // One folder per checkout and set of Node flags.
+  const folders = () => fs.existsSync(base) ? fs.readdirSync(base).sort() : []
+  const entries = () => folders().length === 1 ? fs.readdirSync(path.join(base, folders()[0])).sort() : []
 
   const off = await run(['-a', '20', '-c', '2', '-j', url], { extraEnv: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } })
   t.equal(off.code, 0, off.stderr)
-  t.same(entries(), [], 'NODE_DISABLE_COMPILE_CACHE=1: nothing written')
+  t.same(folders(), [], 'NODE_DISABLE_COMPILE_CACHE=1: nothing written')
 
   const cold = await run(['-a', '20', '-c', '2', '-j', url], { extraEnv: env })
   t.equal(cold.code, 0, cold.stderr)
@@ -172,6 +174,7 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', a
   t.ok(written.includes('lib_cli_main.js') && written.includes('lib_http1_response-parser.js'), 'our modules are cached')
   t.ok(written.some((name) => name.startsWith('node_modules_')), 'and our dependencies')
   t.notOk(written.some((name) => name.startsWith('bin_') || name.endsWith('.tmp')), 'not the main module, no half-written entry')
+  const folder = path.join(base, folders()[0])
   const stamps = written.map((name) => fs.statSync(path.join(folder, name)).mtimeMs)
 
   const warm = await run(['-a', '20', '-c', '2', '-j', url], { extraEnv: env })
@@ -187,4 +190,11 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', a
   const tables = await run(['-a', '20', '-c', '2', url], { extraEnv: env })
   t.equal(tables.code, 0, tables.stderr)
   t.match(tables.stderr, /20 requests in/, 'the tables print from cached code')
+
+  // Other flags: V8 would refuse the entries, so they go to another folder
+  // instead of overwriting these at every start.
+  const flagged = await run(['-a', '20', '-c', '2', '-j', url], { extraEnv: { ...env, NODE_OPTIONS: '--no-warnings' } })
+  t.equal(flagged.code, 0, flagged.stderr)
+  t.equal(folders().length, 2, 'a folder of its own for other Node flags')
+  t.same(written.map((name) => fs.statSync(path.join(folder, name)).mtimeMs), stamps, 'the first folder untouched')
 })

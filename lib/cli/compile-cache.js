@@ -14,7 +14,8 @@
 // source's length, not its content: each entry keeps the file's size and
 // mtime and is dropped when either changed. The cache lives in the temp
 // directory in a folder of the user's own (mode 0700, checked before use),
-// one subfolder per Node version. Any failure means compiling as usual.
+// one subfolder per Node version, and in it one per checkout and set of
+// Node flags. Any failure means compiling as usual.
 // NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's; so does
 // coverage (NODE_V8_COVERAGE), which needs freshly compiled code.
 
@@ -130,6 +131,13 @@ function requireOf (mod) {
   return require
 }
 
+// A short name for a string (32-bit FNV-1a, hex).
+function fnv1a (text) {
+  let h = 0x811c9dc5
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193)
+  return (h >>> 0).toString(16).padStart(8, '0')
+}
+
 // os.tmpdir() without loading os (~0.4 ms) where it is a variable's value.
 function tmpDirectory (env) {
   if (process.platform === 'win32') return require('os').tmpdir()
@@ -147,8 +155,17 @@ function enable (env = process.env) {
     } catch {}
     return null
   }
-  const dir = cacheDirectory(tmpDirectory(env))
-  if (dir === null) return null
+  const base = cacheDirectory(tmpDirectory(env))
+  if (base === null) return null
+  // V8 refuses data made under other flags, and two checkouts have files
+  // of the same names: each gets a folder of its own, or they would
+  // overwrite each other's entries at every start.
+  const dir = path.join(base, fnv1a(`${ROOT}\0${process.execArgv.join(' ')}\0${env.NODE_OPTIONS || ''}`))
+  try {
+    fs.mkdirSync(dir, { mode: 0o700 })
+  } catch (err) {
+    if (err.code !== 'EEXIST') return null
+  }
   const cache = install({ root: ROOT, dir })
   process.once('exit', cache.flush)
   return cache
