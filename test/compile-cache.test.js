@@ -11,9 +11,9 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { cacheDirectory } = require('../lib/cli/compile-cache')
-const { execFileSync } = require('child_process')
+const { execFile, execFileSync } = require('child_process')
 const { httpServer } = require('./helpers/servers')
-const { run } = require('./helpers/cli')
+const { BIN } = require('./helpers/cli')
 
 function tmp (t, prefix) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
@@ -153,22 +153,42 @@ t.test('the cache folder is this user\'s alone, or there is none', { skip: typeo
   t.equal(cacheDirectory(blocked), null, 'a file in its place is not used')
 })
 
-// The real command, as a user runs it: coverage (which turns the cache
-// off) taken out of its environment.
-t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', async (t) => {
+// The real command, as a user runs it. tap adds its coverage hook to the
+// NODE_OPTIONS of every process a test starts (and a preloaded hook turns
+// the cache off): /usr/bin/env takes it out again, and sets what a case
+// needs.
+function cli (args, vars) {
+  const assignments = Object.entries(vars).map(([k, v]) => `${k}=${v}`)
+  return new Promise((resolve) => {
+    execFile('env', ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', ...assignments, process.execPath, BIN, ...args], { timeout: 30000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? err.code : 0, stdout, stderr })
+    })
+  })
+}
+
+t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', { skip: process.platform === 'win32' && 'uses /usr/bin/env' }, async (t) => {
   const url = await httpServer(t)
   const tmpdir = tmp(t, 'ac-cc-cli-')
-  const env = { TMPDIR: tmpdir, NODE_V8_COVERAGE: '', NODE_OPTIONS: '' }
+  const env = { TMPDIR: tmpdir }
   const base = path.join(tmpdir, `autocannon-compile-cache${typeof process.getuid === 'function' ? `-${process.getuid()}` : ''}`, `${process.version}-${process.arch}`)
   // One folder per checkout and set of Node flags.
   const folders = () => fs.existsSync(base) ? fs.readdirSync(base).sort() : []
   const entries = () => folders().length === 1 ? fs.readdirSync(path.join(base, folders()[0])).sort() : []
 
-  const off = await run(['-a', '20', '-c', '2', '-j', url], { extraEnv: { ...env, NODE_DISABLE_COMPILE_CACHE: '1' } })
+  const off = await cli(['-a', '20', '-c', '2', '-j', url], { ...env, NODE_DISABLE_COMPILE_CACHE: '1' })
   t.equal(off.code, 0, off.stderr)
   t.same(folders(), [], 'NODE_DISABLE_COMPILE_CACHE=1: nothing written')
 
-  const cold = await run(['-a', '20', '-c', '2', '-j', url], { extraEnv: env })
+  // A preloaded hook (here an empty one) may instrument what is compiled.
+  const hook = path.join(tmpdir, 'hook.js')
+  fs.writeFileSync(hook, '')
+  for (const preload of [`--require ${hook}`, `--import=${hook}`]) {
+    const hooked = await cli(['-a', '20', '-c', '2', '-j', url], { ...env, NODE_OPTIONS: preload })
+    t.equal(hooked.code, 0, hooked.stderr)
+    t.same(folders(), [], `NODE_OPTIONS=${preload.split(' ')[0]}…: nothing written`)
+  }
+
+  const cold = await cli(['-a', '20', '-c', '2', '-j', url], env)
   t.equal(cold.code, 0, cold.stderr)
   const written = entries()
   t.ok(written.includes('lib_cli_main.js') && written.includes('lib_http1_response-parser.js'), 'our modules are cached')
@@ -177,7 +197,7 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', a
   const folder = path.join(base, folders()[0])
   const stamps = written.map((name) => fs.statSync(path.join(folder, name)).mtimeMs)
 
-  const warm = await run(['-a', '20', '-c', '2', '-j', url], { extraEnv: env })
+  const warm = await cli(['-a', '20', '-c', '2', '-j', url], env)
   t.equal(warm.code, 0, warm.stderr)
   t.same(entries(), written, 'the warm run needed nothing new')
   t.same(written.map((name) => fs.statSync(path.join(folder, name)).mtimeMs), stamps, 'and rewrote nothing')
@@ -187,13 +207,13 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', a
     t.equal(result.errors, 0)
   }
 
-  const tables = await run(['-a', '20', '-c', '2', url], { extraEnv: env })
+  const tables = await cli(['-a', '20', '-c', '2', url], env)
   t.equal(tables.code, 0, tables.stderr)
   t.match(tables.stderr, /20 requests in/, 'the tables print from cached code')
 
   // Other flags: V8 would refuse the entries, so they go to another folder
   // instead of overwriting these at every start.
-  const flagged = await run(['-a', '20', '-c', '2', '-j', url], { extraEnv: { ...env, NODE_OPTIONS: '--no-warnings' } })
+  const flagged = await cli(['-a', '20', '-c', '2', '-j', url], { ...env, NODE_OPTIONS: '--no-warnings' })
   t.equal(flagged.code, 0, flagged.stderr)
   t.equal(folders().length, 2, 'a folder of its own for other Node flags')
   t.same(written.map((name) => fs.statSync(path.join(folder, name)).mtimeMs), stamps, 'the first folder untouched')

@@ -16,8 +16,10 @@
 // directory in a folder of the user's own (mode 0700, checked before use),
 // one subfolder per Node version, and in it one per checkout and set of
 // Node flags. Any failure means compiling as usual.
-// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's; so does
-// coverage (NODE_V8_COVERAGE), which needs freshly compiled code.
+// NODE_DISABLE_COMPILE_CACHE=1 turns it off, as it does Node's; so do
+// coverage (NODE_V8_COVERAGE), which needs freshly compiled code, and
+// modules preloaded with --require or --import (instrumenters, tap's
+// coverage, transpilers), which may see or change what is compiled.
 
 const Module = require('module')
 const fs = require('fs')
@@ -26,6 +28,8 @@ const vm = require('vm')
 
 const ROOT = path.join(__dirname, '..', '..')
 const DYNAMIC_IMPORT = /\bimport\s*\(/
+// NODE_OPTIONS may quote each option ("--import=…", as tap writes it).
+const PRELOAD = /(^|[\s"'])(-r|--require|--import|--loader|--experimental-loader)(["'=\s]|$)/
 // Entry header: the source's size and mtime (ms), float64 each.
 const HEADER = 16
 
@@ -149,6 +153,10 @@ function tmpDirectory (env) {
 // this package's files, written when the process exits.
 function enable (env = process.env) {
   if (env.NODE_DISABLE_COMPILE_CACHE || env.NODE_V8_COVERAGE) return null
+  // A preloaded hook may change what is compiled (an instrumenter, a
+  // transpiler) or watch it (tap's coverage): cached code would hide the
+  // one and be stale for the other.
+  if (PRELOAD.test(process.execArgv.join(' ')) || PRELOAD.test(env.NODE_OPTIONS || '')) return null
   if (typeof Module.enableCompileCache === 'function') {
     try {
       Module.enableCompileCache()
