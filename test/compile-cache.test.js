@@ -211,6 +211,14 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', {
   t.equal(tables.code, 0, tables.stderr)
   t.match(tables.stderr, /20 requests in/, 'the tables print from cached code')
 
+  // From the cache too: the HTML report (it finds uPlot with
+  // require.resolve) and worker threads.
+  const html = path.join(tmpdir, 'report.html')
+  const more = await cli(['-a', '40', '-c', '2', '-w', '2', '--html', html, '-j', url], env)
+  t.equal(more.code, 0, more.stderr)
+  t.equal(JSON.parse(more.stdout)['2xx'], 40)
+  t.match(fs.readFileSync(html, 'utf8'), /uPlot/, 'the report has its charts')
+
   // Other flags: V8 would refuse the entries, so they go to another folder
   // instead of overwriting these at every start.
   const flagged = await cli(['-a', '20', '-c', '2', '-j', url], { ...env, NODE_OPTIONS: '--no-warnings' })
