@@ -10,7 +10,7 @@ const t = require('tap')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { cacheDirectory } = require('../lib/cli/compile-cache')
+const { cacheDirectory, foldersOf } = require('../lib/cli/compile-cache')
 const { execFile, execFileSync } = require('child_process')
 const { httpServer } = require('./helpers/servers')
 const { BIN } = require('./helpers/cli')
@@ -35,10 +35,10 @@ function layout (t) {
 // what it compiled in memory, so a second load in this one would not read
 // the entry at all. Resolves to the module's `report()` (if any), the
 // cache's counts and, with `flush`, what was written.
-function loadWith ({ root, dir }, file, { flush = true } = {}) {
+function loadWith ({ root, dir, folders }, file, { flush = true } = {}) {
   const script = `
     const { install } = require(${JSON.stringify(require.resolve('../lib/cli/compile-cache'))})
-    const cache = install({ root: ${JSON.stringify(root)}, dir: ${JSON.stringify(dir)} })
+    const cache = install({ root: ${JSON.stringify(root)}, dir: ${JSON.stringify(dir)}${folders ? `, folders: ${JSON.stringify(folders)}` : ''} })
     const loaded = require(${JSON.stringify(file)})
     Promise.resolve(typeof loaded.report === 'function' ? loaded.report() : loaded).then((value) => {
       const stats = { ...cache.stats }
@@ -132,6 +132,27 @@ t.test('files outside our folders are Node\'s to compile', async (t) => {
   t.equal(loaded.value, 3)
   t.same(loaded.stats, { hits: 0, misses: 0, written: 0 })
   t.same(fs.readdirSync(dir), [])
+})
+
+// npx and npm install us with our dependencies hoisted beside us.
+t.test('installed as a package, the dependencies hoisted beside it are ours too', async (t) => {
+  t.same(foldersOf('/src/autocannon'), ['/src/autocannon/lib', '/src/autocannon/node_modules'], 'a checkout: lib/ and its node_modules')
+  t.same(foldersOf('/p/node_modules/autocannon'), ['/p/node_modules/autocannon/lib', '/p/node_modules/autocannon/node_modules', '/p/node_modules'])
+
+  const top = tmp(t, 'ac-cc-npx-')
+  const dir = tmp(t, 'ac-cc-cache-')
+  const root = path.join(top, 'node_modules', 'autocannon')
+  fs.mkdirSync(path.join(root, 'lib'), { recursive: true })
+  fs.mkdirSync(path.join(top, 'node_modules', 'dep'))
+  fs.writeFileSync(path.join(top, 'node_modules', 'dep', 'index.js'), 'module.exports = 5\n')
+  fs.writeFileSync(path.join(root, 'lib', 'main.js'), "module.exports = require('dep') + 1\n")
+  const opts = { root, dir, folders: foldersOf(root) }
+  const first = loadWith(opts, path.join(root, 'lib', 'main.js'))
+  t.equal(first.value, 6)
+  t.same(first.stats, { hits: 0, misses: 2, written: 0 })
+  t.same(fs.readdirSync(dir).sort(), ['.._dep_index.js', 'lib_main.js'])
+  const second = loadWith(opts, path.join(root, 'lib', 'main.js'))
+  t.same(second.stats, { hits: 2, misses: 0, written: 0 })
 })
 
 t.test('the cache folder is this user\'s alone, or there is none', { skip: typeof process.getuid !== 'function' && 'no uids here' }, async (t) => {

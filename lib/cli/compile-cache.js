@@ -55,11 +55,21 @@ function entryName (dir, root, filename) {
   return path.join(dir, path.relative(root, filename).replace(/[\\/:]/g, '_'))
 }
 
-// Compiles the files under `root`'s folders `under` through the cache in
-// `dir`. Returns what it did and flush(), which writes the entries that
-// were missing or stale.
-function install ({ root, dir, under = ['lib', 'node_modules'] }) {
-  const prefixes = under.map((folder) => path.join(root, folder) + path.sep)
+// Our files: lib/ and our node_modules, and, installed as a package (as
+// npx does), the node_modules folder we are in, where npm hoists our
+// dependencies. Not bin/ (the main module) nor the user's hook files.
+function foldersOf (root) {
+  const folders = [path.join(root, 'lib'), path.join(root, 'node_modules')]
+  const parent = path.dirname(root)
+  if (path.basename(parent) === 'node_modules') folders.push(parent)
+  return folders
+}
+
+// Compiles the files in `folders` (absolute) through the cache in `dir`,
+// each named by its path from `root`. Returns what it did and flush(),
+// which writes the entries that were missing or stale.
+function install ({ root, dir, folders = foldersOf(root) }) {
+  const prefixes = folders.map((folder) => folder + path.sep)
   const stats = { hits: 0, misses: 0, written: 0 }
   const pending = []
   const compile = Module.prototype._compile
@@ -179,4 +189,4 @@ function enable (env = process.env) {
   return cache
 }
 
-module.exports = { enable, install, cacheDirectory }
+module.exports = { enable, install, cacheDirectory, foldersOf }
