@@ -1,6 +1,6 @@
 'use strict'
 
-// The CLI's code cache (lib/cli/compile-cache.js): a second start takes
+// The CLI's code cache (lib/core/compile-cache.js): a second start takes
 // our modules' compiled code from the cache, an edited file is compiled
 // again (V8 itself would take a same-length edit's stale code), the user's
 // files and the main module are left to Node, and the cache folder is one
@@ -10,7 +10,7 @@ const t = require('tap')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { cacheDirectory, foldersOf } = require('../lib/cli/compile-cache')
+const { cacheDirectory, foldersOf } = require('../lib/core/compile-cache')
 const { execFile, execFileSync } = require('child_process')
 const { httpServer } = require('./helpers/servers')
 const { BIN } = require('./helpers/cli')
@@ -37,7 +37,7 @@ function layout (t) {
 // cache's counts and, with `flush`, what was written.
 function loadWith ({ root, dir, folders }, file, { flush = true } = {}) {
   const script = `
-    const { install } = require(${JSON.stringify(require.resolve('../lib/cli/compile-cache'))})
+    const { install } = require(${JSON.stringify(require.resolve('../lib/core/compile-cache'))})
     const cache = install({ root: ${JSON.stringify(root)}, dir: ${JSON.stringify(dir)}${folders ? `, folders: ${JSON.stringify(folders)}` : ''} })
     const loaded = require(${JSON.stringify(file)})
     Promise.resolve(typeof loaded.report === 'function' ? loaded.report() : loaded).then((value) => {
@@ -246,4 +246,26 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', {
   t.equal(flagged.code, 0, flagged.stderr)
   t.equal(folders().length, 2, 'a folder of its own for other Node flags')
   t.same(written.map((name) => fs.statSync(path.join(folder, name)).mtimeMs), stamps, 'the first folder untouched')
+})
+
+// With -w the main thread loads no protocol code: the parser, the run and
+// the connections are the worker threads' alone, and so are their entries.
+t.test('the CLI\'s worker threads use the cache too', { skip: process.platform === 'win32' && 'uses /usr/bin/env' }, async (t) => {
+  const url = await httpServer(t)
+  const tmpdir = tmp(t, 'ac-cc-workers-')
+  const base = path.join(tmpdir, `autocannon-compile-cache${typeof process.getuid === 'function' ? `-${process.getuid()}` : ''}`, `${process.version}-${process.arch}`)
+  const args = ['-w', '2', '-c', '4', '-a', '40', '-j', url]
+  const cold = await cli(args, { TMPDIR: tmpdir })
+  t.equal(cold.code, 0, cold.stderr)
+  t.equal(JSON.parse(cold.stdout)['2xx'], 40)
+  const [folder] = fs.readdirSync(base).map((name) => path.join(base, name))
+  const names = fs.readdirSync(folder)
+  for (const name of ['lib_http1_response-parser.js', 'lib_engine_run.js', 'lib_transport_connection.js']) {
+    t.ok(names.includes(name), `${name}, loaded only by the workers, is cached`)
+  }
+  const stamps = names.map((name) => fs.statSync(path.join(folder, name)).mtimeMs)
+  const warm = await cli(args, { TMPDIR: tmpdir })
+  t.equal(warm.code, 0, warm.stderr)
+  t.same(fs.readdirSync(folder), names, 'the warm run needed nothing new')
+  t.same(names.map((name) => fs.statSync(path.join(folder, name)).mtimeMs), stamps, 'and rewrote nothing')
 })

@@ -4,6 +4,8 @@
 // connections, reporting ticks, errors and its raw snapshot by message.
 
 const { parentPort, workerData } = require('worker_threads')
+// The CLI's code cache (its main thread's folder), before anything loads.
+require('../core/compile-cache').startInWorker(workerData.compileCache)
 const { EventEmitter } = require('events')
 const { buildConfig } = require('../config/config')
 const { prepare } = require('../config/prepare')

@@ -9,6 +9,7 @@
 const path = require('path')
 const { Worker } = require('worker_threads')
 const { share } = require('../core/share')
+const compileCache = require('../core/compile-cache')
 const { AutocannonError, raise, fromMessage } = require('../core/errors')
 
 const WORKER_FILE = path.join(__dirname, 'worker.js')
@@ -68,7 +69,7 @@ function runWorkers (config, events, prepared, done) {
   }
 
   for (let i = 0; i < config.workers; i++) {
-    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt, reportSamples: abort !== null } })
+    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt, reportSamples: abort !== null, compileCache: compileCache.active() } })
     workers.push(worker)
     worker.on('message', (msg) => {
       switch (msg.type) {

@@ -8,7 +8,8 @@
 // node_modules, never the user's hook files, never the main module) are
 // compiled here with vm.Script and the cached data V8 gives back after
 // the run, which holds the functions the run compiled lazily too.
-// The library never calls this: only the CLI, whose process is ours.
+// The library never turns it on: only the CLI, whose process is ours, and
+// the CLI's worker threads (workers.js hands them active()).
 //
 // V8 checks that cached data fits its own version and flags and the
 // source's length, not its content: each entry keeps the file's size and
@@ -24,7 +25,6 @@
 const Module = require('module')
 const fs = require('fs')
 const path = require('path')
-const vm = require('vm')
 
 const ROOT = path.join(__dirname, '..', '..')
 const DYNAMIC_IMPORT = /\bimport\s*\(/
@@ -69,6 +69,7 @@ function foldersOf (root) {
 // each named by its path from `root`. Returns what it did and flush(),
 // which writes the entries that were missing or stale.
 function install ({ root, dir, folders = foldersOf(root) }) {
+  const vm = require('vm')
   const prefixes = folders.map((folder) => folder + path.sep)
   const stats = { hits: 0, misses: 0, written: 0 }
   const pending = []
@@ -113,8 +114,8 @@ function install ({ root, dir, folders = foldersOf(root) }) {
         const header = Buffer.alloc(HEADER)
         header.writeDoubleLE(size, 0)
         header.writeDoubleLE(mtimeMs, 8)
-        // Whole or not at all: another run may be reading it.
-        const tmp = `${key}.${process.pid}.tmp`
+        // Whole or not at all: another run (or thread) may be reading it.
+        const tmp = `${key}.${process.pid}.${require('worker_threads').threadId}.tmp`
         fs.writeFileSync(tmp, Buffer.concat([header, data]), { mode: 0o600 })
         fs.renameSync(tmp, key)
         stats.written++
@@ -184,9 +185,29 @@ function enable (env = process.env) {
   } catch (err) {
     if (err.code !== 'EEXIST') return null
   }
-  const cache = install({ root: ROOT, dir })
+  return start({ root: ROOT, dir, folders: foldersOf(ROOT) })
+}
+
+// Where this thread's cache is ({ root, dir, folders }), for the CLI's
+// worker threads to use it too; null: none.
+let where = null
+
+function start (place) {
+  const cache = install(place)
+  where = place
+  // In a worker thread too: 'exit' comes before the thread ends.
   process.once('exit', cache.flush)
   return cache
 }
 
-module.exports = { enable, install, cacheDirectory, foldersOf }
+function active () {
+  return where
+}
+
+// A worker thread of a CLI run, before it loads anything else: the folder
+// its main thread uses (handed over by workers.js), if any.
+function startInWorker (place) {
+  return place ? start(place) : null
+}
+
+module.exports = { enable, install, cacheDirectory, foldersOf, active, startInWorker }
