@@ -4,8 +4,8 @@
 // run after the first does not parse and compile again the ~60 files a
 // plain run loads (~13 ms of its ~60 ms above bare Node). Node 22.1+ has
 // this built in (module.enableCompileCache) and we use it there; on Node
-// 20 the CJS loader has no such hook, so our files (lib/ and our
-// node_modules, never the user's hook files, never the main module) are
+// 20 the CJS loader has no such hook, so our files (foldersOf: lib/ and
+// our dependencies; not the user's hook files nor the main module) are
 // compiled here with vm.Script and the cached data V8 gives back after
 // the run, which holds the functions the run compiled lazily too.
 // The library never turns it on: only the CLI, whose process is ours, and
