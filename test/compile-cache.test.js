@@ -34,15 +34,15 @@ function layout (t) {
 // Loads `file` with the cache installed in a fresh process: V8 keeps
 // what it compiled in memory, so a second load in this one would not read
 // the entry at all. Resolves to the module's `report()` (if any), the
-// cache's counts and, with `flush`, what was written.
-function loadWith ({ root, dir, folders }, file, { flush = true } = {}) {
+// cache's counts, after flush(), which writes what was missing.
+function loadWith ({ root, dir, folders }, file) {
   const script = `
     const { install } = require(${JSON.stringify(require.resolve('../lib/core/compile-cache'))})
     const cache = install({ root: ${JSON.stringify(root)}, dir: ${JSON.stringify(dir)}${folders ? `, folders: ${JSON.stringify(folders)}` : ''} })
     const loaded = require(${JSON.stringify(file)})
     Promise.resolve(typeof loaded.report === 'function' ? loaded.report() : loaded).then((value) => {
       const stats = { ...cache.stats }
-      if (${flush}) cache.flush()
+      cache.flush()
       process.stdout.write(JSON.stringify({ value, stats, written: cache.stats.written }))
     })
   `
@@ -174,6 +174,12 @@ t.test('the cache folder is this user\'s alone, or there is none', { skip: typeo
   t.equal(cacheDirectory(blocked), null, 'a file in its place is not used')
 })
 
+// The cache's folder for this Node version under a TMPDIR.
+function versionFolder (tmpdir) {
+  const uid = typeof process.getuid === 'function' ? `-${process.getuid()}` : ''
+  return path.join(tmpdir, `autocannon-compile-cache${uid}`, `${process.version}-${process.arch}`)
+}
+
 // The real command, as a user runs it. tap adds its coverage hook to the
 // NODE_OPTIONS of every process a test starts (and a preloaded hook turns
 // the cache off): /usr/bin/env takes it out again, and sets what a case
@@ -191,7 +197,7 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', {
   const url = await httpServer(t)
   const tmpdir = tmp(t, 'ac-cc-cli-')
   const env = { TMPDIR: tmpdir }
-  const base = path.join(tmpdir, `autocannon-compile-cache${typeof process.getuid === 'function' ? `-${process.getuid()}` : ''}`, `${process.version}-${process.arch}`)
+  const base = versionFolder(tmpdir)
   // One folder per checkout and set of Node flags.
   const folders = () => fs.existsSync(base) ? fs.readdirSync(base).sort() : []
   const entries = () => folders().length === 1 ? fs.readdirSync(path.join(base, folders()[0])).sort() : []
@@ -253,7 +259,7 @@ t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', {
 t.test('the CLI\'s worker threads use the cache too', { skip: process.platform === 'win32' && 'uses /usr/bin/env' }, async (t) => {
   const url = await httpServer(t)
   const tmpdir = tmp(t, 'ac-cc-workers-')
-  const base = path.join(tmpdir, `autocannon-compile-cache${typeof process.getuid === 'function' ? `-${process.getuid()}` : ''}`, `${process.version}-${process.arch}`)
+  const base = versionFolder(tmpdir)
   const args = ['-w', '2', '-c', '4', '-a', '40', '-j', url]
   const cold = await cli(args, { TMPDIR: tmpdir })
   t.equal(cold.code, 0, cold.stderr)

@@ -123,11 +123,7 @@ function install ({ root, dir, folders = foldersOf(root) }) {
     }
   }
 
-  function uninstall () {
-    Module.prototype._compile = compile
-  }
-
-  return { stats, flush, uninstall }
+  return { stats, flush }
 }
 
 // What Node gives a module as `require`.
