@@ -48,8 +48,8 @@ const DEFAULTS = Object.freeze({
   // server fell short of it (the bound is then its throughput at
   // saturation, not a rate it was merely asked for), or it was a
   // confirmation of a rate that had passed a shorter step. On a CPU-bound
-  // server the rate that then held for 10 s was 96–99% of the bound in 7
-  // searches of 9 (87% and 89% in the other two).
+  // server the rate that then held for 10 s was 96–99% of the bound in 8
+  // searches of 12 (95%, 91%, 89% and 87% in the other four).
   nearClose: 0.95,
   nearGuesses: 2,
   ...JUDGE_DEFAULTS
