@@ -75,6 +75,13 @@ t.test('finds the rate above which a server answers 503', async (t) => {
   t.comment(s.sentence)
   t.equal(s.status, 'found', s.sentence)
   t.ok(within(s.best.rate, R, 0.05), `best ${s.best.rate} req/s within 5% of ${R}`)
+  // A step stopped early is one whose failure was settled, and says so.
+  for (const step of s.steps.filter((x) => x.settled)) {
+    t.equal(step.verdict, 'fail', `${step.target} req/s, settled at ${step.settled.at} s`)
+    const m = /^stopped at ([\d.]+) of (\d+) s: \d+ non2xx, [\d.]+% or more of the most it can end \([\d,]+\): non2xx < 1% can no longer hold$/.exec(step.reasons[0])
+    t.ok(m, step.reasons[0])
+    if (m) t.ok(step.result.duration < Number(m[2]), `its window: ${step.result.duration} s of ${m[2]}`)
+  }
 })
 
 t.test('Poisson arrivals: one seed for every step, named in the sentence', async (t) => {

@@ -359,3 +359,18 @@ t.test('the counting methods', async (t) => {
   t.equal(r.lateness.totalCount, 2)
   t.equal(r.lateness.maxValue >= 6990, true, 'lateness in µs')
 })
+
+t.test('peek: the window so far, counted as its snapshot will count it', async (t) => {
+  const r = new Recorder()
+  for (const [status, us] of [[200, 1000], [201, 60000], [304, 70000], [404, 2000], [503, 80000], [503, 3000], [700, 90000]]) r.response(status, 10, us)
+  r.requestErrors(2, 'timeout', 'ETIMEDOUT')
+  r.requestErrors(1, 'connect', 'ECONNREFUSED')
+  const peek = r.peek([50, 75])
+  const result = resultOf(r)
+  t.same(peek, { responses: 7, errors: 3, timeouts: 2, non2xx: 4, serverErrors: 2, above: [4, 2] })
+  t.equal(peek.non2xx, result.non2xx, 'non2xx as the result counts it (1xx, 3xx, 4xx, 5xx)')
+  t.equal(peek.serverErrors, result['5xx'])
+  t.same([peek.responses, peek.errors, peek.timeouts], [result.requests.total, result.errors, result.timeouts])
+  r.cut({ start: 0, finish: 1 })
+  t.same(r.peek([50]), { responses: 0, errors: 0, timeouts: 0, non2xx: 0, serverErrors: 0, above: [0] }, 'a cut starts the next window at zero')
+})

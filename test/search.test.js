@@ -86,7 +86,7 @@ t.test('search: a lucky step fails its confirmation and the search steps down', 
   const out = drive(createSearch({ ceiling: 2000, slos: SLO }), lucky)
   t.equal(out.status, 'found')
   const confirms = out.history.filter((h) => h.step.kind === 'confirm')
-  t.ok(confirms.length >= 2, `${confirms.length} confirmations`)
+  t.ok(confirms.length >= 1, `${confirms.length} confirmations (a bisection step as long is its own)`)
   t.equal(confirms[0].verdict, 'fail', 'the lucky rate did not hold')
   t.ok(confirms[0].step.rate > C)
   t.equal(out.best.confirmed, true)
@@ -126,9 +126,13 @@ t.test('search: where the first bisection below a failure goes', async (t) => {
     const next = after([pass, slow(1600), slow()])
     t.same([next.kind, next.rate], ['bisect', 1368])
   })
-  t.test('two guesses failed: the midpoint, not a descent', async (t) => {
-    const next = after([pass, slow(1600), slow(), slow()])
-    t.same([next.kind, next.rate], ['bisect', Math.round((200 + 1368) / 2)])
+  t.test('a third and a fourth guess, 90% each', async (t) => {
+    t.same(after([pass, slow(1600), slow(), slow()]).rate, 1231)
+    t.same(after([pass, slow(1600), slow(), slow(), slow()]).rate, 1108)
+  })
+  t.test('four guesses failed: the midpoint, not a descent', async (t) => {
+    const next = after([pass, slow(1600), slow(), slow(), slow(), slow()])
+    t.same([next.kind, next.rate], ['bisect', Math.round((200 + 1108) / 2)])
   })
   t.test('an inconclusive guess run again is still one guess', async (t) => {
     // The guess at 1520 passes on too few requests for its p99.9, is run
@@ -147,15 +151,55 @@ t.test('search: where the first bisection below a failure goes', async (t) => {
     const out = drive(createSearch({ ceiling: 2000, slos: SLO }), server)
     const i = out.history.findIndex((h) => h.step.kind === 'confirm')
     t.same(out.history.slice(i, i + 4).map((h) => [h.step.kind, h.step.rate, h.step.duration, h.verdict]), [
-      ['confirm', 2000, 10, 'fail'], ['bisect', 1900, 10, 'fail'], ['bisect', 1710, 10, 'fail'], ['bisect', 955, 10, 'pass']
+      ['confirm', 2000, 10, 'fail'], ['bisect', 1900, 10, 'fail'], ['bisect', 1710, 10, 'fail'], ['bisect', 1539, 10, 'fail']
     ])
     t.ok(out.best.rate <= 1500 && out.best.rate > 1470, `best ${out.best.rate}`)
+  })
+  t.test('a failed confirmation: the short passes within 5% under it are passed over', async (t) => {
+    // 5 s steps pass up to 1560, 10 s steps only up to 1450 (a server whose
+    // capacity sinks as a step goes on).
+    const server = (step) => step.rate <= (step.duration < 10 ? 1560 : 1450)
+      ? makeResult({ target: step.rate, duration: step.duration })
+      : makeResult({ target: step.rate, duration: step.duration, tailMs: 400 })
+    const out = drive(createSearch({ ceiling: 2000, slos: SLO }), server)
+    const i = out.history.findIndex((h) => h.step.kind === 'confirm')
+    const failed = out.history[i]
+    t.equal(failed.verdict, 'fail')
+    const near = out.history.slice(0, i).filter((h) => h.verdict === 'pass' && h.step.rate >= failed.step.rate * 0.95 && h.step.rate < failed.step.rate)
+    t.ok(near.length > 0, `short passes just under ${failed.step.rate}: ${near.map((h) => h.step.rate).join(', ')}`)
+    const later = out.history.slice(i + 1)
+    const steps = later.map((h) => `${h.step.kind} ${h.step.rate}`).join(', ')
+    t.notOk(later.some((h) => h.step.kind === 'confirm' && near.some((n) => n.step.rate === h.step.rate)), `none of them is confirmed: ${steps}`)
+    t.ok(later.every((h) => h.step.duration === 10), 'the steps after it are as long as a confirmation')
+    t.equal(out.status, 'found')
+    t.ok(out.best.rate <= 1450 && out.best.rate > 1420, `best ${out.best.rate}`)
   })
   t.test('near passes: the midpoint, capped by what the failure achieved', async (t) => {
     // low 200, upper 2000 fails having achieved 1600, guess 1520 passes:
     // the next try is between 1520 and 1600, not 1520 and 2000.
     const next = after([pass, slow(1600), pass])
     t.same([next.kind, next.rate], ['bisect', 1560])
+  })
+  // The upper step falls short (1600 of 2000) and is stopped once its
+  // failure is settled (lib/search/early-verdict.js) after `seconds`.
+  function afterSettled (t, seconds) {
+    const search = createSearch({ ceiling: 2000, slos: SLO })
+    let step = search.next()
+    search.record(step, search.judge(step, pass(step)))
+    step = search.next()
+    const judgement = search.judge(step, slow(1600)(step))
+    t.equal(judgement.checks.find((c) => c.kind === 'achieved').ok, false, 'it fell short')
+    search.record(step, { ...judgement, values: { ...judgement.values, duration: seconds }, settled: { at: seconds, reason: 'settled' } })
+    return search.next()
+  }
+  t.test('a failure settled under a second in bounds nothing with its rate', async (t) => {
+    // So short a window's achieved rate is chance: 2000 is the bound, not 1600.
+    const next = afterSettled(t, 0.2)
+    t.same([next.kind, next.rate], ['bisect', 1800], '90% of 2000, as for any latency failure')
+  })
+  t.test('a failure settled after a second or more bounds as any other', async (t) => {
+    const next = afterSettled(t, 1)
+    t.same([next.kind, next.rate], ['bisect', 1520], '95% of the 1600 it achieved')
   })
   t.test('a shortfall below the best pass is not the server\'s limit', async (t) => {
     // 1520 passed; 1560 fails having achieved 1300: noise, the bound is 1560.
@@ -207,11 +251,19 @@ t.test('search: confirmations that never hold end "unconfirmed"', async (t) => {
   const server = (step) => step.duration < 10 && step.rate <= 1500
     ? makeResult({ target: step.rate, duration: step.duration })
     : makeResult({ target: step.rate, duration: step.duration, tailMs: step.rate <= 200 ? 20 : 900 })
-  const out = drive(createSearch({ ceiling: 2000, slos: SLO, maxConfirms: 3 }), server)
+  // With maxConfirms 1, the first failed confirmation ends it.
+  const out = drive(createSearch({ ceiling: 2000, slos: SLO, maxConfirms: 1 }), server)
   t.equal(out.status, 'unconfirmed')
-  t.equal(out.confirmationsFailed, 3)
+  t.equal(out.confirmationsFailed, 1)
   t.equal(out.best.confirmed, false)
-  t.match(out.sentence, /^Unstable: 3 confirmation runs of 10 s failed/)
+  t.match(out.sentence, /^Unstable: 1 confirmation runs? of 10 s failed/)
+  // With the default 3, the steps after a failed confirmation are as long
+  // as one, and short passes within 5% under it are not confirmed in turn:
+  // the search goes down to the rate that holds for 10 s.
+  const patient = drive(createSearch({ ceiling: 2000, slos: SLO }), server)
+  t.equal(patient.status, 'found', patient.sentence)
+  t.equal(patient.best.rate, 200)
+  t.equal(patient.best.confirmed, true)
 })
 
 t.test('search: too few requests lengthen the step', async (t) => {
@@ -279,9 +331,10 @@ t.test('search: generator-bound', async (t) => {
     const out = drive(createSearch({ ceiling: 2000, slos: SLO, connections: 100 }), gen)
     t.equal(out.status, 'generator-bound')
     t.ok(out.generatorBound.rate > G, `bound at ${out.generatorBound.rate}`)
-    t.ok(out.best.rate <= G && (G - out.best.rate) / G < 0.02, `measured up to ${out.best.rate}`)
+    // Within the judge's 1% achieved tolerance above G a step still passes.
+    t.ok(out.best.rate <= G * 1.01 && (G - out.best.rate) / G < 0.02, `measured up to ${out.best.rate}`)
     t.equal(out.failed, null, 'no step failed: the server never missed')
-    t.match(out.sentence, /^Generator-bound at 1,2\d\d req\/s: use more workers \(-w\) or machines \(CPU 97% of its threads\)\. The server sustained 1,(1\d\d|200) req\/s at 100 connections/)
+    t.match(out.sentence, /^Generator-bound at 1,2\d\d req\/s: use more workers \(-w\) or machines \(CPU 97% of its threads\)\. The server sustained 1,(1\d\d|20\d|21[0-2]) req\/s at 100 connections/)
     t.notMatch(out.sentence, /^Sustains/)
   })
 

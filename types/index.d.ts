@@ -1085,6 +1085,8 @@ declare namespace autocannon {
     verdict: 'pass' | 'fail' | 'inconclusive' | 'generator-bound'
     reasons: string[]
     values: { target: number, achieved: number, p50: number, p99: number, p999: number, errors: number, errorRatio: number, [key: string]: number }
+    /** Set when the step was stopped because its failure was already settled: seconds into the window, and why. */
+    settled?: { at: number, reason: string }
     /** The step's own window, with its histograms and the generator's load. */
     result: Result
   }

@@ -6,7 +6,7 @@
 // scheduler planned() for each request it grants. snapshot() turns the
 // counts into the mergeable raw result that result.js aggregates.
 
-const { createLatencyHistogram, encode, pack } = require('../results/histogram')
+const { createLatencyHistogram, encode, pack, countAbove } = require('../results/histogram')
 const { noErrorsByCause } = require('../core/errors')
 
 const MAX_STATUS = 1000
@@ -196,6 +196,29 @@ class Recorder {
       if (cls >= 0 && cls < 5) classes[cls] += count
     }
     return { stats, classes }
+  }
+
+  // The window so far (since the last cut), as a search step's watch reads
+  // it (lib/search/early-verdict.js): counts that only grow until the next
+  // cut, and how many of its latencies lie above each bound (ms).
+  peek (limitsMs) {
+    let non2xx = 0
+    let serverErrors = 0
+    // As the snapshot counts them: 1xx, 3xx, 4xx and 5xx.
+    for (let code = 100; code < 600; code++) {
+      const count = this.statusCounts[code]
+      if (count === 0 || (code >= 200 && code < 300)) continue
+      non2xx += count
+      if (code >= 500 && code < 600) serverErrors += count
+    }
+    return {
+      responses: this.totalCompleted + this.counter,
+      errors: this.errors,
+      timeouts: this.timeouts,
+      non2xx,
+      serverErrors,
+      above: limitsMs.map((ms) => countAbove(this.latency, ms))
+    }
   }
 
   // The raw, mergeable form of a run: what workers send to the main thread

@@ -498,6 +498,19 @@ class Run {
     return raw
   }
 
+  // The window so far, and the most requests it can end by its end,
+  // `remainingMs` from now: those ended, those in flight, those the plan
+  // owes and those it can still make due. What a search step's watch needs
+  // to tell that its verdict is already settled.
+  peek (limitsMs, remainingMs) {
+    const figures = this.recorder.peek(limitsMs)
+    const now = performance.now()
+    const scheduler = this.scheduler
+    const pending = scheduler === null ? Infinity : scheduler.owed(now) + scheduler.mostDueWithin(remainingMs)
+    figures.mostEnded = figures.responses + figures.errors + this.inFlight() + pending
+    return figures
+  }
+
   // Requests the rate plan made due since the last cut (or the start).
   plannedSince (now) {
     if (this.scheduler === null) return 0

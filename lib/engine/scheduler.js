@@ -153,6 +153,30 @@ class Scheduler {
     return this.dueBefore + due
   }
 
+  // Requests due by `now` that no connection has taken yet (all were busy).
+  owed (now) {
+    let taken = this.next
+    if (this.perConnection) {
+      taken = 0
+      for (let k = 0; k < this.connections; k++) taken += this.clientNext[k]
+    }
+    return Math.max(0, this.dueBy(now) - this.dueBefore - taken)
+  }
+
+  // The most requests the plan can make due in the next `ms`: a bound, not
+  // a draw (a Poisson plan's count is not known before it is drawn, and
+  // its draws only move forward). Even spacing: rate × time, plus one per
+  // plan for the boundary. Poisson: 8 standard deviations above the mean
+  // as well, a count exceeded with a chance below 1e-14.
+  mostDueWithin (ms) {
+    if (this.paused || this.stopped) return 0
+    // A stage plan's rate moves: no bound (a search's steps never have one).
+    if (this.plan !== null) return Infinity
+    const mean = this.targetRate * ms / 1000
+    const plans = this.perConnection ? this.connections : 1
+    return Math.ceil(mean + plans + (this.streams !== null ? 8 * Math.sqrt(mean) : 0))
+  }
+
   // From now on, a constant overall rate: the plan restarts here, and
   // requests the old plan still owed are dropped, so a step of a search
   // starts without the backlog of the step before it.

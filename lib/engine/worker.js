@@ -58,6 +58,7 @@ if (run) {
     if (msg.type === 'stop') return run.stop()
     if (msg.type === 'setRate') return run.setRate(msg.rate)
     if (msg.type === 'cut') return parentPort.postMessage({ type: 'cut', raw: run.cut() })
+    if (msg.type === 'peek') return parentPort.postMessage({ type: 'peek', figures: run.peek(msg.limitsMs, msg.remainingMs) })
     if (msg.type === 'drain') return run.drain(msg.timeoutMs).then((drained) => parentPort.postMessage({ type: 'drained', drained }))
     if (msg.type !== 'go') return
     try {

@@ -47,6 +47,7 @@ function runWorkers (config, events, prepared, done) {
   let tick = { counter: 0, bytes: 0 }
   // A session's cut: one raw snapshot per worker, then resolve.
   let cutting = null
+  let peeking = null
   let draining = null
   const ticker = setInterval(() => {
     events.emit('tick', tick)
@@ -105,6 +106,16 @@ function runWorkers (config, events, prepared, done) {
             }
           }
           break
+        case 'peek':
+          if (peeking) {
+            peeking.figures[i] = msg.figures
+            if (++peeking.count === workers.length) {
+              const { resolve, figures } = peeking
+              peeking = null
+              resolve(figures)
+            }
+          }
+          break
         case 'drained':
           if (draining) {
             draining.drained = draining.drained && msg.drained
@@ -157,6 +168,19 @@ function runWorkers (config, events, prepared, done) {
       return new Promise((resolve) => {
         cutting = { raws: [], count: 0, resolve }
         for (const w of workers) w.postMessage({ type: 'cut' })
+      })
+    },
+    // Each worker's window so far (Run.peek), in worker order; null when
+    // one has not answered within a second (it has ended, or is stuck):
+    // a sum without it would be no bound.
+    peek (limitsMs, remainingMs) {
+      return new Promise((resolve) => {
+        const timer = setTimeout(() => {
+          peeking = null
+          resolve(null)
+        }, 1000)
+        peeking = { figures: [], count: 0, resolve: (figures) => { clearTimeout(timer); resolve(figures) } }
+        for (const w of workers) w.postMessage({ type: 'peek', limitsMs, remainingMs })
       })
     },
     // Before every worker is ready, the stop is sent along with 'go'.

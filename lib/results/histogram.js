@@ -335,7 +335,20 @@ function maxOf (histogram, bucketEdges) {
   return bucketEdges ? histogram.highestEquivalentValue(max) : max
 }
 
+// Recorded latencies (µs) strictly above a bound in ms. The bucket holding
+// the bound itself is not counted: a fail needs evidence beyond it.
+function countAbove (histogram, limitMs) {
+  if (!histogram || histogram.totalCount === 0) return 0
+  const last = histogram.countsArrayLength - 1
+  const from = Math.max(histogram.countsArrayIndex(Math.round(limitMs * 1000)) + 1, 0)
+  const to = Math.min(histogram.countsArrayIndex(histogram.maxValue), last)
+  let count = 0
+  for (let i = from; i <= to; i++) count += histogram.getCountAtIndex(i)
+  return count
+}
+
 module.exports = {
+  countAbove,
   createLatencyHistogram,
   createCountHistogram,
   encode,

@@ -19,6 +19,7 @@ const { createSearch } = require('./search')
 const { DEFAULTS, SEARCH_OPTIONS } = require('../core/options')
 const { Instance } = require('../engine/instance')
 const { SteppedRun } = require('./stepped-run')
+const { createEarlyVerdict } = require('./early-verdict')
 const { autocannon } = require('../engine/autocannon')
 
 // Long enough for any search: runs are stopped when their search ends.
@@ -132,11 +133,19 @@ async function searchOne (instance, options, connections) {
     const config = run.opts
     const stepped = new SteppedRun(session, run.run, { drainMs: Math.min(DRAIN_MAX_MS, config.timeout * 1000) })
     try {
+      const watch = createEarlyVerdict(options.slos)
       while (step && !session.stopped) {
-        const window = await stepped.step(step)
+        const window = await stepped.step(step, watch)
         if (window === null) break
         const measured = aggregateResult(window.raws, { ...config, overallRate: step.rate, thresholds: undefined })
         const judgement = search.judge(step, measured)
+        // Stopped where its failure was settled: the window it measured
+        // is judged as any other, and the reasons say why it is short.
+        const settled = window.settled
+        if (settled !== null) {
+          judgement.settled = settled
+          judgement.reasons.unshift(`stopped at ${settled.at} of ${step.duration} s: ${settled.reason}`)
+        }
         search.record(step, judgement)
         const entry = { connections, kind: step.kind, target: step.rate, ...judgement, result: measured }
         steps.push(entry)

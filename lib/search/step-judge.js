@@ -10,7 +10,7 @@
 // LoadGen (a percentile needs enough samples behind it).
 
 const { parseThreshold, evaluateThresholds } = require('../results/thresholds')
-const { decode } = require('../results/histogram')
+const { decode, countAbove } = require('../results/histogram')
 const { rate, thousands, msBrief, percent } = require('../core/format')
 const { trend } = require('./trend')
 
@@ -85,18 +85,6 @@ function samplesNeeded (slos, minTailSamples = JUDGE_DEFAULTS.minTailSamples) {
     }
   }
   return need
-}
-
-// Recorded latencies (µs) strictly above a bound in ms. The bucket holding
-// the bound itself is not counted: a fail needs evidence beyond it.
-function countAbove (histogram, limitMs) {
-  if (!histogram || histogram.totalCount === 0) return 0
-  const last = histogram.countsArrayLength - 1
-  const from = Math.max(histogram.countsArrayIndex(Math.round(limitMs * 1000)) + 1, 0)
-  const to = Math.min(histogram.countsArrayIndex(histogram.maxValue), last)
-  let count = 0
-  for (let i = from; i <= to; i++) count += histogram.getCountAtIndex(i)
-  return count
 }
 
 function fmtLimit (slo) {

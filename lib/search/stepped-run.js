@@ -11,8 +11,18 @@
 // The generator's own health in the window goes with it (each sending
 // thread's event-loop delay and busy share, lib/engine/loop-monitor.js),
 // so that a saturated generator is not taken for a saturated server.
+// While the window runs, a watch (early-verdict.js) looks at it every
+// PEEK_MS: once its failure is settled, the window is cut there.
+
+const { performance } = require('perf_hooks')
+
+const PEEK_MS = 250
+// The window's end is a timer too, and fires late by as much as the event
+// loop lags: a bound on what the window can still end allows for this.
+const CUT_SLACK_MS = 250
+
 class SteppedRun {
-  // `controls`: what the run is stepped with, drain, setRate and cut
+  // `controls`: what the run is stepped with, drain, setRate, peek and cut
   // (lib/engine/run.js, or lib/engine/workers.js across threads).
   constructor (session, controls, { drainMs = 5000 } = {}) {
     this.session = session
@@ -20,8 +30,10 @@ class SteppedRun {
     this.drainMs = drainMs
   }
 
-  // → { raws }, or null when stopped.
-  async step ({ rate, warmup, duration }) {
+  // → { raws, settled }, or null when stopped. settled: null, or
+  // { at: seconds into the window, reason } when `watch` (createEarlyVerdict)
+  // found the step failed before its end.
+  async step ({ rate, warmup, duration }, watch = null) {
     const session = this.session
     const controls = this.controls
     await controls.drain(this.drainMs)
@@ -29,10 +41,30 @@ class SteppedRun {
     controls.setRate(rate)
     await session.sleep(warmup * 1000)
     await controls.cut()
-    await session.sleep(duration * 1000)
+    const settled = await this.measure(duration * 1000, watch)
     const raw = await controls.cut()
     if (session.stopped) return null
-    return { raws: Array.isArray(raw) ? raw : [raw] }
+    return { raws: Array.isArray(raw) ? raw : [raw], settled }
+  }
+
+  async measure (windowMs, watch) {
+    const session = this.session
+    const start = performance.now()
+    const end = start + windowMs
+    if (watch === null) {
+      await session.sleep(windowMs)
+      return null
+    }
+    for (;;) {
+      const left = end - performance.now()
+      if (left <= 0 || session.stopped) return null
+      await session.sleep(Math.min(PEEK_MS, left))
+      if (session.stopped) return null
+      const now = performance.now()
+      if (now >= end) return null
+      const reason = watch.settle(await this.controls.peek(watch.limitsMs, end - now + CUT_SLACK_MS))
+      if (reason !== null) return { at: Math.round((performance.now() - start) / 100) / 10, reason }
+    }
   }
 }
 

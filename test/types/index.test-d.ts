@@ -259,6 +259,7 @@ expectType<typeof autocannon>(autocannon.default)
   search.on('step', (step) => {
     expectType<number>(step.target)
     expectType<'pass' | 'fail' | 'inconclusive' | 'generator-bound'>(step.verdict)
+    expectType<{ at: number, reason: string } | undefined>(step.settled)
   })
   search.stop()
   ;(async () => {
