@@ -301,16 +301,24 @@ class Run {
   }
 
   // Samples fall at fixed offsets from the start, whatever the timer drift.
+  // A timer may fire a little early (by up to a millisecond): it is armed
+  // again for what is left, so that no sample, and no run stopped at one
+  // (--abortOnFail), ends before its time.
   scheduleSample (k) {
     const due = this.startedAt + k * this.config.sampleInt
-    const timer = setTimeout(() => {
+    const fire = () => {
       if (this.finished) return
+      const left = due - performance.now()
+      if (left > 0) {
+        this.sampleTimer = setTimeout(fire, Math.ceil(left))
+        return
+      }
       this.recorder.sample(this.epochAt(due), this.openConnections())
       if (this.abortCheck !== null && this.checkAbort(due)) return
       if (this.onSample !== null) this.onSample(this.recorder, (due - this.startedAt) / 1000)
       this.scheduleSample(k + 1)
-    }, Math.max(0, due - performance.now()))
-    this.sampleTimer = timer
+    }
+    this.sampleTimer = setTimeout(fire, Math.max(0, due - performance.now()))
   }
 
   // --abortOnFail: a threshold failed on the run so far; the run stops

@@ -61,7 +61,8 @@ class SteppedRun {
       await session.sleep(Math.min(PEEK_MS, left))
       if (session.stopped) return null
       const now = performance.now()
-      if (now >= end) return null
+      // Less than a peek's interval left: stopping would spare nothing.
+      if (end - now < PEEK_MS) continue
       const reason = watch.settle(await this.controls.peek(watch.limitsMs, end - now + CUT_SLACK_MS))
       if (reason !== null) return { at: Math.round((performance.now() - start) / 100) / 10, reason }
     }
