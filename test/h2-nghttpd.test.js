@@ -96,7 +96,14 @@ if (!which('nghttpd')) {
     t.same(field(post.headers, 'nghttpd-response'), ['echo'])
     t.equal(post.body.toString(), 'a body to echo', 'the body echoed back')
 
-    const again = await client.request({ authority: 'localhost', path: '/x' })
+    // A date in a second not seen before is a new literal (~30 octets):
+    // asked again within one second, every field is in the dynamic table.
+    let previous = post
+    let again = await client.request({ authority: 'localhost', path: '/x' })
+    for (let i = 0; i < 3 && field(again.headers, 'date')[0] !== field(previous.headers, 'date')[0]; i++) {
+      previous = again
+      again = await client.request({ authority: 'localhost', path: '/x' })
+    }
     t.ok(again.blocks[0] * 3 < get.blocks[0], `the same response again in ${again.blocks[0]} octets instead of ${get.blocks[0]}: from the dynamic table`)
     t.same(again.headers.filter(([n]) => n !== 'date'), get.headers.filter(([n]) => n !== 'date'), 'the same fields')
     const missing = await client.request({ authority: 'localhost', path: '/nothing' })
