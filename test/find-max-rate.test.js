@@ -100,6 +100,23 @@ t.test('Poisson arrivals: one seed for every step, named in the sentence', async
   t.ok(s.best.rate <= C * 1.02, `best ${s.best.rate} req/s: never above what the server can do`)
 })
 
+// Workers answer a cut by message; stopped, they answer no more. A search
+// stopped while a step waits on them used to wait forever.
+t.test('a search across workers, stopped mid-step, settles at once', async (t) => {
+  const url = await capacityServer(t, 'errors', 100000)
+  const search = autocannon.findMaxRate({ url, connections: 4, workers: 2, slos: ['p99 < 250ms'], stepDuration: 5, probeDuration: 1 })
+  const stepStarted = new Promise((resolve) => search.once('probe', resolve))
+  await stepStarted
+  // Into the low step's measured window: warm-up 1 s.
+  await new Promise((resolve) => setTimeout(resolve, 2500))
+  const stoppedAt = Date.now()
+  search.stop()
+  const out = await Promise.race([search, new Promise((resolve) => setTimeout(() => resolve('hung'), 10000))])
+  t.not(out, 'hung', 'settled after the stop')
+  t.ok(Date.now() - stoppedAt < 5000, `in ${Date.now() - stoppedAt} ms`)
+  t.equal(out.searches[0].stopped, true)
+})
+
 t.test('bad input is refused before anything runs', async (t) => {
   await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1' })), { code: 'AC_INVALID_OPTION', option: 'slos' })
   await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1', slos: ['p99 <'] })), { code: 'AC_INVALID_OPTION', option: 'slos' })

@@ -61,11 +61,29 @@ function runWorkers (config, events, prepared, done) {
     if (ready === workers.length) for (const w of workers) w.postMessage({ type: 'stop' })
   }
 
+  // Once the run has ended (stopped, or failed), a worker answers no
+  // more: what a session is waiting for is answered here instead. A cut
+  // gets the workers' last snapshots (or the failure), a peek no bound, a
+  // drain done. Without this a search stopped mid-step waited forever.
+  let over = null
+  const endControls = (err) => {
+    over = { err }
+    if (cutting) {
+      const pending = cutting
+      cutting = null
+      if (err) pending.reject(err)
+      else pending.resolve(raws)
+    }
+    if (peeking) peeking.resolve(null)
+    if (draining) draining.resolve(true)
+  }
+
   const fail = (err) => {
     if (failed) return
     failed = true
     clearInterval(ticker)
     for (const w of workers) w.terminate()
+    endControls(err)
     done(err)
   }
 
@@ -136,6 +154,7 @@ function runWorkers (config, events, prepared, done) {
             clearInterval(ticker)
             if (tick.counter || tick.bytes) events.emit('tick', tick)
             if (abort !== null && abort.aborted !== null) raws[0].aborted = abort.aborted
+            endControls(null)
             done(null, raws)
           }
           break
@@ -153,20 +172,22 @@ function runWorkers (config, events, prepared, done) {
     setRate (rate) {
       for (const w of workers) w.postMessage({ type: 'setRate', rate: rate / workers.length })
     },
-    // A worker that has ended answers no more: the wait is bounded anyway.
+    // A worker stuck without answering: the wait is bounded anyway.
     drain (timeoutMs) {
+      if (over) return Promise.resolve(true)
       return new Promise((resolve) => {
         const timer = setTimeout(() => {
           draining = null
           resolve(false)
         }, timeoutMs + 1000)
-        draining = { drained: true, count: 0, resolve: (drained) => { clearTimeout(timer); resolve(drained) } }
+        draining = { drained: true, count: 0, resolve: (drained) => { clearTimeout(timer); draining = null; resolve(drained) } }
         for (const w of workers) w.postMessage({ type: 'drain', timeoutMs })
       })
     },
     cut () {
-      return new Promise((resolve) => {
-        cutting = { raws: [], count: 0, resolve }
+      if (over) return over.err ? Promise.reject(over.err) : Promise.resolve(raws)
+      return new Promise((resolve, reject) => {
+        cutting = { raws: [], count: 0, resolve, reject }
         for (const w of workers) w.postMessage({ type: 'cut' })
       })
     },
@@ -174,12 +195,13 @@ function runWorkers (config, events, prepared, done) {
     // one has not answered within a second (it has ended, or is stuck):
     // a sum without it would be no bound.
     peek (limitsMs, remainingMs) {
+      if (over) return Promise.resolve(null)
       return new Promise((resolve) => {
         const timer = setTimeout(() => {
           peeking = null
           resolve(null)
         }, 1000)
-        peeking = { figures: [], count: 0, resolve: (figures) => { clearTimeout(timer); resolve(figures) } }
+        peeking = { figures: [], count: 0, resolve: (figures) => { clearTimeout(timer); peeking = null; resolve(figures) } }
         for (const w of workers) w.postMessage({ type: 'peek', limitsMs, remainingMs })
       })
     },
