@@ -112,6 +112,11 @@ t.test('search: where the first bisection below a failure goes', async (t) => {
     return search.next()
   }
   const pass = (step) => makeResult({ target: step.rate, duration: step.duration })
+  // A server whose 5 s steps pass up to `short` req/s and 10 s ones only
+  // up to `long`: its capacity sinks as a step goes on.
+  const shortOverLong = (short, long) => (step) => step.rate <= (step.duration < 10 ? short : long)
+    ? pass(step)
+    : makeResult({ target: step.rate, duration: step.duration, tailMs: 400 })
   const slow = (achieved) => (step) => makeResult({ target: step.rate, duration: step.duration, achieved: achieved || step.rate, tailMs: 400 })
 
   t.test('a latency failure far above the low check: 90% of it', async (t) => {
@@ -145,10 +150,7 @@ t.test('search: where the first bisection below a failure goes', async (t) => {
     // Every 5 s step up to 2000 passes; nothing above 1500 holds for 10 s.
     // A failed confirmation is close above capacity (95%); a failed guess
     // is not (90%).
-    const server = (step) => step.rate <= (step.duration < 10 ? 2000 : 1500)
-      ? makeResult({ target: step.rate, duration: step.duration })
-      : makeResult({ target: step.rate, duration: step.duration, tailMs: 400 })
-    const out = drive(createSearch({ ceiling: 2000, slos: SLO }), server)
+    const out = drive(createSearch({ ceiling: 2000, slos: SLO }), shortOverLong(2000, 1500))
     const i = out.history.findIndex((h) => h.step.kind === 'confirm')
     t.same(out.history.slice(i, i + 4).map((h) => [h.step.kind, h.step.rate, h.step.duration, h.verdict]), [
       ['confirm', 2000, 10, 'fail'], ['bisect', 1900, 10, 'fail'], ['bisect', 1710, 10, 'fail'], ['bisect', 1539, 10, 'fail']
@@ -156,12 +158,7 @@ t.test('search: where the first bisection below a failure goes', async (t) => {
     t.ok(out.best.rate <= 1500 && out.best.rate > 1470, `best ${out.best.rate}`)
   })
   t.test('a failed confirmation: the short passes within 5% under it are passed over', async (t) => {
-    // 5 s steps pass up to 1560, 10 s steps only up to 1450 (a server whose
-    // capacity sinks as a step goes on).
-    const server = (step) => step.rate <= (step.duration < 10 ? 1560 : 1450)
-      ? makeResult({ target: step.rate, duration: step.duration })
-      : makeResult({ target: step.rate, duration: step.duration, tailMs: 400 })
-    const out = drive(createSearch({ ceiling: 2000, slos: SLO }), server)
+    const out = drive(createSearch({ ceiling: 2000, slos: SLO }), shortOverLong(1560, 1450))
     const i = out.history.findIndex((h) => h.step.kind === 'confirm')
     const failed = out.history[i]
     t.equal(failed.verdict, 'fail')

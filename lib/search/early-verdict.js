@@ -18,8 +18,7 @@
 // minTailSamples responses beyond its bound. Pure: figures in, a reason
 // or null out.
 
-const { parseThreshold } = require('../results/thresholds')
-const { parseSlos, sloText, JUDGE_DEFAULTS } = require('./step-judge')
+const { parseSlos, heldTo, sloText, JUDGE_DEFAULTS } = require('./step-judge')
 const { thousands, msBrief } = require('../core/format')
 
 // Rounding in the judge (percentages to 4 decimals) must not turn a
@@ -42,10 +41,7 @@ function countBreaks (slo, count) {
 // each { responses, errors, timeouts, non2xx, serverErrors, above: [per
 // limit], mostEnded }.
 function createEarlyVerdict (slos, { minTailSamples = JUDGE_DEFAULTS.minTailSamples } = {}) {
-  const user = parseSlos(slos)
-  const list = [...user]
-  if (!user.some((s) => s.metric === 'errors')) list.push(parseThreshold(JUDGE_DEFAULTS.impliedErrors))
-  const implied5xx = !user.some((s) => s.metric === 'non2xx')
+  const { list, implied5xx } = heldTo(parseSlos(slos))
   const limitsMs = []
   const watches = []
   for (const slo of list) {

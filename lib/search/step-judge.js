@@ -57,6 +57,19 @@ function parseSlos (slos) {
   return (slos || []).map((s) => typeof s === 'string' ? parseThreshold(s) : s)
 }
 
+// What a step is held to: the user's SLOs, errors<1% when none bounds
+// errors, and (checked apart, having no term of its own) 5xx<1% when none
+// bounds non2xx. The judge and the early verdict (early-verdict.js) both
+// hold steps to this.
+function heldTo (userSlos) {
+  const impliedErrors = userSlos.some((s) => s.metric === 'errors') ? null : parseThreshold(JUDGE_DEFAULTS.impliedErrors)
+  return {
+    list: impliedErrors ? [...userSlos, impliedErrors] : [...userSlos],
+    impliedErrors,
+    implied5xx: !userSlos.some((s) => s.metric === 'non2xx')
+  }
+}
+
 function isUpperBound (slo) {
   return slo.operator === '<' || slo.operator === '<='
 }
@@ -183,13 +196,7 @@ function judgeStep (result, opts = {}) {
     reason: achievedText
   })
 
-  const list = [...userSlos]
-  const implied = new Set()
-  if (!userSlos.some((s) => s.metric === 'errors')) {
-    const slo = parseThreshold(JUDGE_DEFAULTS.impliedErrors)
-    implied.add(slo)
-    list.push(slo)
-  }
+  const { list, impliedErrors, implied5xx } = heldTo(userSlos)
   // The thresholds module decodes the histogram itself when given a string;
   // handing it the decoded one saves a second decode.
   const view = histogram ? { ...result, histograms: { ...result.histograms, latency: histogram } } : result
@@ -201,7 +208,7 @@ function judgeStep (result, opts = {}) {
     const e = evaluated[i]
     if (slo.kind === 'latency' && isUpperBound(slo) && typeof e.value === 'number') bounds.push({ slo, value: e.value })
     const measured = measuredText(slo, e.value)
-    const entry = { name: slo.expression, kind: slo.kind, metric: slo.metric, ok: e.ok, value: e.value, limit: slo.limit, measured, implied: implied.has(slo) }
+    const entry = { name: slo.expression, kind: slo.kind, metric: slo.metric, ok: e.ok, value: e.value, limit: slo.limit, measured, implied: slo === impliedErrors }
     entry.reason = e.ok
       ? `${measured} within ${slo.expression}`
       : `${measured} breaks ${sloText(slo)}${entry.implied ? ' (implied: no errors SLO given)' : ''}`
@@ -222,7 +229,7 @@ function judgeStep (result, opts = {}) {
     check(entry)
   })
 
-  if (!userSlos.some((s) => s.metric === 'non2xx') && responses > 0) {
+  if (implied5xx && responses > 0) {
     const bound = JUDGE_DEFAULTS.implied5xxPercent
     const ratio = values.serverErrors / responses
     const ok = ratio * 100 < bound
@@ -329,6 +336,7 @@ function saturation (result, { maxGeneratorCpu, maxLoopDelay }) {
 
 module.exports = {
   judgeStep,
+  heldTo,
   requiredSamples,
   samplesNeeded,
   parseSlos,
