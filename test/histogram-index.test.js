@@ -120,3 +120,33 @@ t.test('toStats reads only the buckets between min and max, and still agrees aft
   stale.maxValue = 600 // as if a path forgot to update it
   t.same(toStats(stale).p99, expected.p99, 'a stale max falls back to walking every bucket')
 })
+
+t.test('recordValue: the same counts, total, min and max as the library, bucket by bucket', async (t) => {
+  const ours = createLatencyHistogram()
+  const reference = new Int32Histogram(1, 3600 * 1e6, 3)
+  reference.autoResize = true
+  let seed = 11
+  const values = [0, 0, 1, 2047, 2048, 3600 * 1e6, 2.5, 1e-3]
+  for (let i = 0; i < 50000; i++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31
+    values.push(seed >>> (seed % 31))
+  }
+  values.push(5 * 3600 * 1e6, 7, 2 ** 31 - 1) // grows, then the fast path again
+  for (const v of values) {
+    ours.recordValue(v)
+    reference.recordValue(v)
+  }
+  t.equal(ours.countsArrayLength, reference.countsArrayLength)
+  let differ = 0
+  for (let i = 0; i < reference.countsArrayLength; i++) if (ours.getCountAtIndex(i) !== reference.getCountAtIndex(i)) differ++
+  t.equal(differ, 0, `${values.length} values, every bucket`)
+  t.equal(ours.totalCount, reference.totalCount)
+  t.equal(ours.minNonZeroValue, reference.minNonZeroValue)
+  t.equal(ours.maxValue, reference.maxValue)
+  const first = createLatencyHistogram()
+  first.recordValue(0)
+  t.equal(first.minNonZeroValue, Number.MAX_SAFE_INTEGER, 'a 0 leaves the minimum above zero unset, as in the library')
+  t.equal(first.maxValue, 0)
+  for (const v of [900, 12, 300]) first.recordValue(v)
+  t.same([first.minNonZeroValue, first.maxValue, first.totalCount], [12, 900, 4], 'min and max of the values recorded')
+})

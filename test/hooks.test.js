@@ -115,6 +115,36 @@ t.test('client events: headers, body, response, reset', async (t) => {
   t.same(instanceResponses[0], ['function', 200, true, true], "the instance's 'response' event passes the client")
 })
 
+t.test("client 'response' listeners added and removed while running: each gets what came while it listened", async (t) => {
+  const { url } = await recordingServer(t, (r, res) => res.end('ok'))
+  const seen = { first: 0, once: 0, later: 0 }
+  const instance = autocannon({
+    url,
+    connections: 1,
+    amount: 10,
+    setupClient: (client) => {
+      const first = () => {
+        // Off after three responses; another joins at the fifth.
+        if (++seen.first === 3) client.off('response', first)
+      }
+      client.on('response', first)
+      client.once('response', () => seen.once++)
+      client.on('reset', () => {})
+      let count = 0
+      const counter = () => {
+        if (++count === 5) client.on('response', () => seen.later++)
+      }
+      client.on('response', counter)
+      // removeAllListeners('response') after the eighth: none after it.
+      client.on('response', () => {
+        if (count === 8) client.removeAllListeners('response')
+      })
+    }
+  })
+  await instance
+  t.same(seen, { first: 3, once: 1, later: 3 }, 'later: the sixth, seventh and eighth responses')
+})
+
 t.test('a setupRequest that throws during the run: counted, reported once, the run finishes', async (t) => {
   const { url, seen } = await recordingServer(t)
   let calls = 0

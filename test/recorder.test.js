@@ -10,7 +10,7 @@ const { aggregateResult } = require('../lib/results/result')
 const { buildConfig } = require('../lib/config/config')
 const { Run } = require('../lib/engine/run')
 const {
-  createLatencyHistogram, createCountHistogram, encode, decode, toStats, PERCENTILE_KEYS
+  createLatencyHistogram, createCountHistogram, encode, decode, toStats, countAbove, PERCENTILE_KEYS
 } = require('../lib/results/histogram')
 
 const HOUR_US = 3600 * 1e6
@@ -83,6 +83,7 @@ t.test('latencies up to an hour (and beyond) are recorded', async (t) => {
 
   const r2 = new Recorder()
   r2.response(200, 1, 2 * HOUR_US)
+  r2.flushPartial()
   t.equal(r2.latency.totalCount, 1, 'two hours: the histogram grows rather than throw')
   const back = decode(encode(r2.latency))
   t.equal(back.totalCount, 1)
@@ -92,6 +93,8 @@ t.test('latencies up to an hour (and beyond) are recorded', async (t) => {
 t.test('latency is recorded as given, in integer microseconds', async (t) => {
   const r = new Recorder()
   r.response(200, 1, 1234)
+  t.equal(r.intervalLatency.getCountAtValue(1234), 1, 'in the interval')
+  r.flushPartial()
   t.equal(r.latency.getCountAtValue(1234), 1, '1234 µs in its own bucket (exact below 2048)')
   t.equal(r.latency.maxValue, 1234)
 })
@@ -103,12 +106,12 @@ t.test('errors: excludeErrorStats keeps non-2xx out of latency and bytes, not ou
   r.response(302, 30, 800000)
   r.uncorrected(200, 50)
   r.uncorrected(500, 700000)
-  t.equal(r.latency.totalCount, 1)
-  t.equal(r.latency.maxValue, 100)
   t.equal(r.latencyUncorrected.totalCount, 1)
   t.equal(r.bytes, 10)
   t.equal(r.counter, 3, 'every response counted')
   const snap = r.snapshot({ start: 0, finish: 1000 })
+  t.equal(snap.latencies.totalCount, 1)
+  t.equal(snap.latencies.maxValue, 100)
   t.equal(snap['2xx'], 1)
   t.equal(snap['3xx'], 1)
   t.equal(snap['5xx'], 1)
@@ -117,8 +120,8 @@ t.test('errors: excludeErrorStats keeps non-2xx out of latency and bytes, not ou
   const all = new Recorder()
   all.response(200, 10, 100)
   all.response(500, 20, 900000)
-  t.equal(all.latency.totalCount, 2, 'by default errors count in latency')
   t.equal(all.bytes, 30)
+  t.equal(all.snapshot({ start: 0, finish: 1000 }).latencies.totalCount, 2, 'by default errors count in latency')
 })
 
 t.test('latencyUncorrected: only under a rate, and not with -C', async (t) => {
@@ -373,4 +376,45 @@ t.test('peek: the window so far, counted as its snapshot will count it', async (
   t.same([peek.responses, peek.errors, peek.timeouts], [result.requests.total, result.errors, result.timeouts])
   r.cut({ start: 0, finish: 1 })
   t.same(r.peek([50]), { responses: 0, errors: 0, timeouts: 0, non2xx: 0, serverErrors: 0, above: [0] }, 'a cut starts the next window at zero')
+})
+
+t.test('a response is recorded once: the run\'s latency is its intervals added up', async (t) => {
+  const r = new Recorder()
+  const direct = createLatencyHistogram()
+  const next = require('../lib/core/random').seededRandom(7)
+  let second = 0
+  for (let k = 0; k < 5000; k++) {
+    // Mostly sub-ms to seconds, now and then beyond the hour the histogram
+    // starts with (it grows).
+    const us = k === 4000 ? 2 * HOUR_US : Math.floor(next() ** 4 * 3e6) + 1
+    r.response(200, 1, us)
+    direct.recordValue(us)
+    if (k % 700 === 699) r.sample(++second * 1000)
+    if (k === 2500) {
+      const peek = r.peek([1000, 2000])
+      t.same(peek.above, [1000, 2000].map((ms) => countAbove(direct, ms)), 'mid-interval, peek counts the run and its open interval')
+      t.ok(peek.above[0] > 0)
+    }
+  }
+  t.ok(r.intervalLatency.totalCount > 0, 'an interval is still open')
+  const snap = r.snapshot({ start: 0, finish: second * 1000 + 500 })
+  t.same(buckets(snap.latencies), buckets(direct), 'same buckets as one histogram of every latency')
+  t.equal(snap.latencies.totalCount, direct.totalCount)
+  t.equal(snap.latencies.minNonZeroValue, direct.minNonZeroValue)
+  t.equal(snap.latencies.maxValue, direct.maxValue)
+  t.same(snap.series.map((s) => decode(s[4]).totalCount), new Array(second).fill(700), 'each interval still has its own')
+})
+
+t.test('the progress tick goes on across a cut', async (t) => {
+  const r = new Recorder()
+  r.response(200, 10, 100)
+  r.response(200, 10, 100)
+  t.same(r.takeTick(), { counter: 2, bytes: 20 })
+  r.response(200, 10, 100)
+  r.sample(1000)
+  r.response(200, 5, 100)
+  r.cut({ start: 0, finish: 1500 })
+  r.response(200, 1, 100)
+  t.same(r.takeTick(), { counter: 3, bytes: 16 }, 'what came before the cut and after it')
+  t.same(r.takeTick(), { counter: 0, bytes: 0 })
 })

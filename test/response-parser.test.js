@@ -1298,6 +1298,38 @@ t.test('head cache: a head cut across reads is parsed, and the cache is used aga
   t.same(r.messages.map((m) => m.bytes), [one.length, one.length, one.length, one.length])
 })
 
+t.test('head cache: a head differing in any one byte, at any alignment, is a miss', async (t) => {
+  const a = NGINX_HEAD + 'Hello, world!\n'
+  const swap = (c) => /[0-9]/.test(c) ? String((Number(c) + 1) % 10) : /[a-z]/i.test(c) ? (c === 'x' ? 'y' : 'x') : null
+  let checked = 0
+  for (let k = 0; k < NGINX_HEAD.length; k++) {
+    const other = swap(NGINX_HEAD[k])
+    if (other === null) continue
+    const b = NGINX_HEAD.slice(0, k) + other + NGINX_HEAD.slice(k + 1) + 'Hello, world!\n'
+    // Line ends before a response are skipped: they move the heads in
+    // the buffer against the 4-byte words compared.
+    const shift = '\n'.repeat(k % 4)
+    // One buffer, as a plain socket reads into one: the second A is
+    // compared through Buffer#compare, B through the buffer's DataView.
+    const { p, r } = parseAll(shift + a + a + b + a)
+    t.ok(p.lastHeadMisses >= 1 || r.errors.length > 0, `byte ${k} ('${NGINX_HEAD[k]}' → '${other}') is not taken for the kept head`)
+    checked++
+  }
+  t.ok(checked > 100)
+  // Its last bytes, past the last whole word: heads of each length mod 4,
+  // and a B whose head goes on where A's ends (with a second
+  // Content-Length: an error once parsed).
+  for (let pad = 0; pad < 4; pad++) {
+    const head = NGINX_HEAD.replace('nginx/1.22.1', 'nginx/1.22.1' + 'x'.repeat(pad))
+    const b = head.slice(0, -2) + 'Content-Length: 14\r\n\r\n' + 'Hello, world!\n'
+    const { r } = parseAll(head + 'Hello, world!\n' + head + 'Hello, world!\n' + b)
+    t.same(r.errors.map((e) => e.code), ['HPE_UNEXPECTED_CONTENT_LENGTH'], `head of ${head.length} bytes: B is parsed, not taken for A`)
+  }
+  const same = parseAll(a + a + a + a)
+  t.equal(same.p.lastHeadMisses, 0, 'the same head is a hit every time')
+  t.equal(same.r.messages.length, 4)
+})
+
 t.test('head cache: kept across a new connection, the close it announced included', async (t) => {
   const closing = NGINX_HEAD.replace('keep-alive', 'close     ') + 'Hello, world!\n'
   const rec = recorder()

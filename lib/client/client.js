@@ -80,6 +80,10 @@ class ClientBase extends EventEmitter {
     this.pendingRequest = null
     this.wantBody = false
     this.wantHeaders = false
+    // Whether 'response' has a listener, kept here: EventEmitter's
+    // _events is a null-prototype object, in dictionary mode, and looking
+    // a name up in it once per response costs a generic IC call.
+    this.hasResponseListener = false
     // The requests in flight, by slot (the protocol says which slot is
     // whose): when each was sent, when it was planned to go, and the
     // sequence entry it is.
@@ -100,7 +104,11 @@ class ClientBase extends EventEmitter {
   watchListeners () {
     this.refreshFastPath()
     this.on('newListener', (name) => {
+      if (name === 'response') this.hasResponseListener = true
       if (name === 'body' || name === 'headers') setImmediate(() => this.refreshFastPath())
+    })
+    this.on('removeListener', (name) => {
+      if (name === 'response') this.hasResponseListener = this.listenerCount('response') > 0
     })
   }
 
@@ -353,7 +361,7 @@ class ClientBase extends EventEmitter {
     if (recorder.latencyUncorrected !== null) recorder.uncorrected(status, Math.round((now - sentAt) * 1000))
     if (body !== null) this.deliverBody(status, entry, body, headers)
     if (this.run.emitResponses) this.run.emitResponse(this, status, bytes, latencyMs)
-    if (this._events.response !== undefined) this.emit('response', status, bytes, latencyMs)
+    if (this.hasResponseListener) this.emit('response', status, bytes, latencyMs)
     if (this.amountRun) this.run.checkAmount()
   }
 

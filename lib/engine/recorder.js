@@ -6,7 +6,7 @@
 // scheduler planned() for each request it grants. snapshot() turns the
 // counts into the mergeable raw result that result.js aggregates.
 
-const { createLatencyHistogram, encode, pack, countAbove } = require('../results/histogram')
+const { createLatencyHistogram, encode, pack, countAbove, addHistogram } = require('../results/histogram')
 const { noErrorsByCause } = require('../core/errors')
 
 const MAX_STATUS = 1000
@@ -14,20 +14,25 @@ const MAX_STATUS = 1000
 class Recorder {
   constructor ({ excludeErrorStats = false, trackUncorrected = false } = {}) {
     this.includeErrorStats = !excludeErrorStats
+    // The run's latency, of the intervals that have ended: a response is
+    // recorded once, in `intervalLatency`, which is added here when its
+    // interval ends (a pass over its filled buckets, once a second).
     this.latency = createLatencyHistogram()
     // Service time (write → response) when `latency` is measured from the
     // planned send time; null when the two are the same thing.
     this.latencyUncorrected = trackUncorrected ? createLatencyHistogram() : null
     this.statusCounts = new Float64Array(MAX_STATUS)
-    // Current sample interval, and the current 1-second progress tick.
+    // Current sample interval.
     this.counter = 0
     this.bytes = 0
     this.intervalErrors = 0
     // Latency of the current interval only: reset, not rebuilt, at each
-    // sample, so the per-second percentiles cost one more recordValue.
+    // sample.
     this.intervalLatency = createLatencyHistogram()
-    this.tickCounter = 0
-    this.tickBytes = 0
+    // The 1-second progress tick: responses and bytes at the last one,
+    // taken from the totals rather than counted again per response.
+    this.tickMarkCount = 0
+    this.tickMarkBytes = 0
     this.totalCompleted = 0
     this.totalBytes = 0
     // Every request started ends as one of: a response (counted in
@@ -99,12 +104,9 @@ class Recorder {
   response (status, bytes, latencyUs) {
     this.statusCounts[status < MAX_STATUS ? status : MAX_STATUS - 1]++
     this.counter++
-    this.tickCounter++
     if (this.includeErrorStats || (status >= 200 && status < 300)) {
-      this.latency.recordValue(latencyUs)
       this.intervalLatency.recordValue(latencyUs)
       this.bytes += bytes
-      this.tickBytes += bytes
     }
   }
 
@@ -147,6 +149,7 @@ class Recorder {
     this.counter = 0
     this.bytes = 0
     this.intervalErrors = 0
+    if (this.intervalLatency.totalCount !== 0) addHistogram(this.latency, this.intervalLatency)
     this.intervalLatency.reset()
     this.intervalLoopDelay.reset()
   }
@@ -156,8 +159,10 @@ class Recorder {
   // their numbers. A request in flight at the cut is counted as sent in
   // one step and answered in the next.
   cut (window) {
-    this.flushPartial()
     const snapshot = this.snapshot({ ...window, form: 'packed' })
+    // The progress tick goes on across the cut.
+    this.tickMarkCount -= this.totalCompleted
+    this.tickMarkBytes -= this.totalBytes
     this.latency.reset()
     if (this.latencyUncorrected) this.latencyUncorrected.reset()
     if (this.lateness) this.lateness.reset()
@@ -179,9 +184,11 @@ class Recorder {
   }
 
   takeTick () {
-    const tick = { counter: this.tickCounter, bytes: this.tickBytes }
-    this.tickCounter = 0
-    this.tickBytes = 0
+    const count = this.totalCompleted + this.counter
+    const bytes = this.totalBytes + this.bytes
+    const tick = { counter: count - this.tickMarkCount, bytes: bytes - this.tickMarkBytes }
+    this.tickMarkCount = count
+    this.tickMarkBytes = bytes
     return tick
   }
 
@@ -217,7 +224,7 @@ class Recorder {
       timeouts: this.timeouts,
       non2xx,
       serverErrors,
-      above: limitsMs.map((ms) => countAbove(this.latency, ms))
+      above: limitsMs.map((ms) => countAbove(this.latency, ms) + countAbove(this.intervalLatency, ms))
     }
   }
 
@@ -228,7 +235,10 @@ class Recorder {
   // between steps of a search); 'encoded', compressed base64, once the run
   // is over, for what leaves the thread or the process.
   // `busy`: the share of the window the thread's event loop was busy.
+  // What the current interval holds goes into the totals first (as at
+  // the end of a run, it is not a sample).
   snapshot ({ start, finish, inFlight = 0, targetRate = 0, planned = 0, busy = 0, form = 'histogram' }) {
+    this.flushPartial()
     const { stats, classes } = this.statusCodeStats()
     const out = form === 'encoded' ? encode : form === 'packed' ? pack : (h) => h
     return {
