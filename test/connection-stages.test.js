@@ -134,6 +134,14 @@ t.test('library: a ramp that goes down and up again reopens the same connections
   t.equal(result.errors, 0)
 })
 
+t.test('library: a connection done with its requests is not opened again when the ramp comes back up', async (t) => {
+  const server = await countingServer(t, 0)
+  const result = await autocannon({ url: server.url, maxConnectionRequests: 3, connectionStages: '0s:4,0.5s:4,0s:1,0.5s:1,0s:4,0.5s:4' })
+  t.equal(result.requests.total, 12, 'three requests on each of four connections')
+  t.equal(server.opened, 4, 'each opened once: a done connection stays closed')
+  t.equal(result.errors, 0)
+})
+
 t.test('workers: each thread holds its part, together the ramp', async (t) => {
   const server = await countingServer(t)
   const watching = watch(server, 50)

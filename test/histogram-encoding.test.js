@@ -81,6 +81,17 @@ t.test('addHistogram() is the library\'s add(): counts, total, min, max and time
   const direct = createLatencyHistogram()
   addHistogram(direct, other)
   sameHistogram(t, direct, viaLibrary, 'another layout')
+
+  // A source whose min and max are stale: its buckets outside them count.
+  const stale = createLatencyHistogram()
+  for (const v of [5, 700, 90000]) stale.recordValue(v)
+  stale.maxValue = 800
+  stale.minNonZeroValue = 600
+  const into = createLatencyHistogram()
+  into.recordValue(40)
+  addHistogram(into, stale)
+  t.equal(into.totalCount, 4)
+  t.same([5, 40, 700, 90000].map((v) => into.getCountAtValue(v)), [1, 1, 1, 1], 'every bucket of the source added')
 })
 
 t.test('an encoding of another layout goes the library\'s way', async (t) => {

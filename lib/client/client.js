@@ -200,6 +200,8 @@ class ClientBase extends EventEmitter {
 
   unpark () {
     this.parked = false
+    // Done (its maxConnectionRequests answered): it stays closed.
+    if (this.done) return
     if (this.connection.parked) this.connection.unpark()
     else this.pump()
   }

@@ -15,7 +15,6 @@
 
 const { encodeRequest } = require('./request-encoder')
 const { hasTemplate, compile } = require('./template')
-const { TemplateWriter } = require('./template-writer')
 const { InvalidOptionError, HookError } = require('../core/errors')
 const { checkBody } = require('../core/http-syntax')
 
@@ -274,6 +273,8 @@ class RequestSequence {
         if (compiled !== null && !this.splices) throw new InvalidOptionError(entry.name, '{{…}}', 'templates are filled into HTTP/1.1 requests only: not with http2')
         entry.compiled = compiled
         if (compiled !== null) {
+          // Loaded here: a run without {{…}} never needs it.
+          const { TemplateWriter } = require('./template-writer')
           entry.writer = new TemplateWriter(compiled, this.conn)
           return
         }

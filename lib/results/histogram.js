@@ -206,9 +206,12 @@ function addEncoded (target, encoded, { fallback = true } = {}) {
 }
 
 // target.add(source), with the same counts, total, min, max and time
-// stamps, walking only the buckets that hold counts (filledBuckets) when
+// stamps, walking only the buckets between the source's min and max when
 // the two share a layout: the library walks all of a latency histogram's
 // ~22,000, ~1 ms each at the end of a short run, when nothing is warm.
+// The recorder adds each interval into the run this way once a second, on
+// the sending thread: a plain loop over the two typed arrays, ~10 µs for
+// 6,500 buckets (0.2 ms the first two times, interpreted).
 function addHistogram (target, source) {
   const highest = target.highestEquivalentValue(target.valueFromIndex(target.countsArrayLength - 1))
   if (highest < source.maxValue || target.bucketCount !== source.bucketCount ||
@@ -216,12 +219,21 @@ function addHistogram (target, source) {
     target.add(source)
     return
   }
-  const { indexes, counts } = filledBuckets(source)
+  const into = target._counts
+  const from = source._counts
   let added = 0
-  for (let k = 0; k < indexes.length; k++) {
-    if (counts[k] > 0) {
-      target.addToCountAtIndex(indexes[k], counts[k])
-      added += counts[k]
+  if (ArrayBuffer.isView(into) && ArrayBuffer.isView(from)) {
+    const [first, last] = recordedRange(source)
+    added = addCounts(into, from, first, last)
+    // A stale min or max: the buckets outside them too.
+    if (added !== source.totalCount) added += addCounts(into, from, 0, first - 1) + addCounts(into, from, last + 1, source.countsArrayLength - 1)
+  } else {
+    const { indexes, counts } = filledBuckets(source)
+    for (let k = 0; k < indexes.length; k++) {
+      if (counts[k] > 0) {
+        target.addToCountAtIndex(indexes[k], counts[k])
+        added += counts[k]
+      }
     }
   }
   target.setTotalCount(target.totalCount + added)
@@ -229,6 +241,19 @@ function addHistogram (target, source) {
   target.updateMinNonZeroValue(Math.min(target.minNonZeroValue, source.minNonZeroValue))
   target.startTimeStampMsec = Math.min(target.startTimeStampMsec, source.startTimeStampMsec)
   target.endTimeStampMsec = Math.max(target.endTimeStampMsec, source.endTimeStampMsec)
+}
+
+// Adds from[first..last] into `into`; returns the sum added.
+function addCounts (into, from, first, last) {
+  let added = 0
+  for (let i = first; i <= last; i++) {
+    const c = from[i]
+    if (c !== 0) {
+      into[i] += c
+      added += c
+    }
+  }
+  return added
 }
 
 // The V2 header and counts of an encoded histogram, or null when it is
