@@ -117,6 +117,39 @@ t.test('a search across workers, stopped mid-step, settles at once', async (t) =
   t.equal(out.searches[0].stopped, true)
 })
 
+t.test('a search across workers whose worker fails mid-step ends with that failure, at once', async (t) => {
+  const url = await capacityServer(t, 'errors', 100000)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-search-fail-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  // A hook file runs in each worker; it throws from a timer, 2.5 s after
+  // the worker's first connection: in the low step's measured window.
+  const hook = path.join(dir, 'fail-later.js')
+  const thrownAt = path.join(dir, 'thrown-at')
+  fs.writeFileSync(hook, `let armed = false
+module.exports = () => {
+  if (armed) return
+  armed = true
+  setTimeout(() => {
+    require('fs').appendFileSync(${JSON.stringify(thrownAt)}, Date.now() + '\\n')
+    throw new Error('worker boom')
+  }, 2500)
+}
+`)
+  const search = autocannon.findMaxRate({ url, connections: 4, workers: 2, slos: ['p99 < 250ms'], stepDuration: 5, probeDuration: 1, setupClient: hook })
+  let failedAt = 0
+  const out = await Promise.race([
+    search.then(() => 'resolved', (err) => { failedAt = Date.now(); return err }),
+    new Promise((resolve) => setTimeout(() => resolve('hung'), 20000))
+  ])
+  t.not(out, 'hung', 'settled')
+  t.not(out, 'resolved', 'rejected')
+  t.equal(out.code, 'AC_WORKER_FAILED')
+  t.match(out.message, /worker boom/)
+  // Not at the end of the step's 5 s window: within moments of the throw.
+  const first = Math.min(...fs.readFileSync(thrownAt, 'utf8').trim().split('\n').map(Number))
+  t.ok(failedAt - first < 1000, `rejected ${failedAt - first} ms after the worker threw`)
+})
+
 t.test('bad input is refused before anything runs', async (t) => {
   await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1' })), { code: 'AC_INVALID_OPTION', option: 'slos' })
   await t.rejects(() => Promise.resolve(autocannon.findMaxRate({ url: 'http://127.0.0.1:1', slos: ['p99 <'] })), { code: 'AC_INVALID_OPTION', option: 'slos' })

@@ -116,3 +116,31 @@ t.test('the response event with workers: refused with AC_NOT_WITH_WORKERS; other
   await single
   t.equal(responses, 20)
 })
+
+t.test('a worker thread ends with its run, even with a hook\'s timer still armed in it', async (t) => {
+  const fs = require('fs')
+  const os = require('os')
+  const path = require('path')
+  const { spawn } = require('child_process')
+  const url = await httpServer(t)
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-worker-end-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  // An interval in each worker that nothing of the user's can clear.
+  fs.writeFileSync(path.join(dir, 'keep-alive.js'), 'module.exports = () => { setInterval(() => {}, 1000) }\n')
+  fs.writeFileSync(path.join(dir, 'main.js'), `const autocannon = require(${JSON.stringify(path.join(__dirname, '..'))})
+autocannon({ url: ${JSON.stringify(url)}, workers: 2, connections: 2, duration: 1, setupClient: ${JSON.stringify(path.join(dir, 'keep-alive.js'))} })
+  .then((r) => console.log(JSON.stringify({ total: r.requests.total, errors: r.errors })))
+`)
+  const started = Date.now()
+  const child = spawn(process.execPath, [path.join(dir, 'main.js')], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  child.stdout.on('data', (b) => { out += b })
+  const code = await new Promise((resolve) => {
+    const timer = setTimeout(() => { child.kill('SIGKILL'); resolve('hung') }, 15000)
+    child.on('exit', (c) => { clearTimeout(timer); resolve(c) })
+  })
+  t.equal(code, 0, `the process exited by itself (after ${Date.now() - started} ms)`)
+  const result = JSON.parse(out)
+  t.ok(result.total > 0, `${result.total} responses`)
+  t.equal(result.errors, 0)
+})

@@ -59,6 +59,12 @@ class Session {
     return result
   }
 
+  // Ends the current sleep now, without stopping (a stepped run's run
+  // has failed: the step need not wait out its window).
+  wake () {
+    if (this.wakeUp) this.wakeUp()
+  }
+
   // Resolves after `ms`, or at once when the session stops.
   sleep (ms) {
     if (this.stopped) return Promise.resolve()

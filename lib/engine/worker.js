@@ -43,7 +43,11 @@ try {
     startAt: workerData.startAt,
     onDone: (raw) => {
       parentPort.postMessage({ type: 'done', raw })
-      parentPort.close()
+      // The thread ends here, even with a user's hook timer still armed
+      // in it (nothing else would stop it, and the process would not
+      // exit); what was posted is delivered, and 'exit' handlers (the
+      // code cache's) run.
+      setImmediate(() => process.exit(0))
     },
     onError: failed,
     // --abortOnFail: the main thread judges the whole run's figures.

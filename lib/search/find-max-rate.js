@@ -132,6 +132,7 @@ async function searchOne (instance, options, connections) {
     })
     const config = run.opts
     const stepped = new SteppedRun(session, run.run, { drainMs: Math.min(DRAIN_MAX_MS, config.timeout * 1000) })
+    done.catch((err) => stepped.fail(err))
     try {
       const watch = createEarlyVerdict(options.slos)
       while (step && !session.stopped) {

@@ -28,6 +28,19 @@ class SteppedRun {
     this.session = session
     this.controls = controls
     this.drainMs = drainMs
+    // The run's failure (a worker that died, a hook that ended it): the
+    // step under way ends with it at once, not at its window's end.
+    this.failure = null
+  }
+
+  fail (err) {
+    if (this.failure !== null) return
+    this.failure = err
+    this.session.wake()
+  }
+
+  checkFailure () {
+    if (this.failure !== null) throw this.failure
   }
 
   // → { raws, settled }, or null when stopped. settled: null, or
@@ -36,12 +49,16 @@ class SteppedRun {
   async step ({ rate, warmup, duration }, watch = null) {
     const session = this.session
     const controls = this.controls
+    this.checkFailure()
     await controls.drain(this.drainMs)
+    this.checkFailure()
     if (session.stopped) return null
     controls.setRate(rate)
     await session.sleep(warmup * 1000)
+    this.checkFailure()
     await controls.cut()
     const settled = await this.measure(duration * 1000, watch)
+    this.checkFailure()
     const raw = await controls.cut()
     if (session.stopped) return null
     return { raws: Array.isArray(raw) ? raw : [raw], settled }
@@ -57,9 +74,9 @@ class SteppedRun {
     }
     for (;;) {
       const left = end - performance.now()
-      if (left <= 0 || session.stopped) return null
+      if (left <= 0 || session.stopped || this.failure !== null) return null
       await session.sleep(Math.min(PEEK_MS, left))
-      if (session.stopped) return null
+      if (session.stopped || this.failure !== null) return null
       const now = performance.now()
       // Less than a peek's interval left: stopping would spare nothing.
       if (end - now < PEEK_MS) continue
