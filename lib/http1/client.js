@@ -169,8 +169,15 @@ class Client extends ClientBase {
     return b
   }
 
+  // The ring's next free slot: head and inFlight are both below the
+  // pipelining depth, so one subtraction wraps it (no division per request).
+  nextSlot () {
+    const slot = this.head + this.inFlight
+    return slot < this.pipelining ? slot : slot - this.pipelining
+  }
+
   push (now, planned, entry, isHead) {
-    const slot = (this.head + this.inFlight) % this.pipelining
+    const slot = this.nextSlot()
     this.sentAt[slot] = now
     this.plannedAt[slot] = planned
     this.entryOf[slot] = entry
@@ -227,7 +234,7 @@ class Client extends ClientBase {
   // A setupRequest's promise (awaitRequest) holds its place in the FIFO
   // so nothing overtakes it.
   holdSlot () {
-    this.sentAt[(this.head + this.inFlight) % this.pipelining] = performance.now()
+    this.sentAt[this.nextSlot()] = performance.now()
     this.inFlight++
     return 0
   }
