@@ -16,7 +16,8 @@ class Recorder {
     this.includeErrorStats = !excludeErrorStats
     // The run's latency, of the intervals that have ended: a response is
     // recorded once, in `intervalLatency`, which is added here when its
-    // interval ends (a pass over its filled buckets, once a second).
+    // interval ends (a pass over its buckets between its min and max, once
+    // a second).
     this.latency = createLatencyHistogram()
     // Service time (write → response) when `latency` is measured from the
     // planned send time; null when the two are the same thing.

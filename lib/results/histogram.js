@@ -210,8 +210,8 @@ function addEncoded (target, encoded, { fallback = true } = {}) {
 // the two share a layout: the library walks all of a latency histogram's
 // ~22,000, ~1 ms each at the end of a short run, when nothing is warm.
 // The recorder adds each interval into the run this way once a second, on
-// the sending thread: a plain loop over the two typed arrays, ~10 µs for
-// 6,500 buckets (0.2 ms the first two times, interpreted).
+// the sending thread: a plain loop over the two typed arrays, ~20 µs for
+// 6,500 buckets (0.5 ms the first time, compiling, and 0.1 ms the second).
 function addHistogram (target, source) {
   const highest = target.highestEquivalentValue(target.valueFromIndex(target.countsArrayLength - 1))
   if (highest < source.maxValue || target.bucketCount !== source.bucketCount ||
