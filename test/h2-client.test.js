@@ -83,6 +83,22 @@ t.test('-a 500: exactly 500 requests, each answered once', async (t) => {
   t.equal(result['2xx'], 500)
 })
 
+t.test("a client's 'response' listener hears every response over HTTP/2 too", async (t) => {
+  const server = await nodeH2Server(t, hello)
+  const heard = []
+  const result = await autocannon({
+    url: server.url,
+    http2: true,
+    connections: 2,
+    pipelining: 4,
+    amount: 200,
+    setupClient: (client) => client.on('response', (status, bytes) => heard.push([status, bytes > 0]))
+  })
+  t.equal(result.requests.total, 200)
+  t.equal(heard.length, 200, 'one event per response')
+  t.same(heard[0], [200, true])
+})
+
 t.test('POST bodies reach the server: small ones with their HEADERS, a large one as the windows open', async (t) => {
   const seen = []
   const server = await nodeH2Server(t, async (stream, headers) => {
