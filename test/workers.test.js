@@ -117,7 +117,7 @@ t.test('the response event with workers: refused with AC_NOT_WITH_WORKERS; other
   t.equal(responses, 20)
 })
 
-t.test('a worker thread ends with its run, even with a hook\'s timer still armed in it', async (t) => {
+t.test('a worker thread ends with its run, even with a hook\'s timer still armed in it, once its pending work is done', async (t) => {
   const fs = require('fs')
   const os = require('os')
   const path = require('path')
@@ -125,8 +125,14 @@ t.test('a worker thread ends with its run, even with a hook\'s timer still armed
   const url = await httpServer(t)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-worker-end-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
-  // An interval in each worker that nothing of the user's can clear.
-  fs.writeFileSync(path.join(dir, 'keep-alive.js'), 'module.exports = () => { setInterval(() => {}, 1000) }\n')
+  // An interval in each worker that nothing of the user's can clear, and
+  // a write 200 ms after each response: the last ones come after the run.
+  const log = path.join(dir, 'responses.log')
+  fs.writeFileSync(path.join(dir, 'keep-alive.js'), `module.exports = (client) => {
+  setInterval(() => {}, 1000)
+  client.on('response', () => setTimeout(() => require('fs').appendFileSync(${JSON.stringify(log)}, 'x'), 200))
+}
+`)
   fs.writeFileSync(path.join(dir, 'main.js'), `const autocannon = require(${JSON.stringify(path.join(__dirname, '..'))})
 autocannon({ url: ${JSON.stringify(url)}, workers: 2, connections: 2, duration: 1, setupClient: ${JSON.stringify(path.join(dir, 'keep-alive.js'))} })
   .then((r) => console.log(JSON.stringify({ total: r.requests.total, errors: r.errors })))
@@ -143,4 +149,5 @@ autocannon({ url: ${JSON.stringify(url)}, workers: 2, connections: 2, duration: 
   const result = JSON.parse(out)
   t.ok(result.total > 0, `${result.total} responses`)
   t.equal(result.errors, 0)
+  t.equal(fs.readFileSync(log, 'utf8').length, result.total, 'what the hooks left pending had time to finish')
 })

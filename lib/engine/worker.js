@@ -18,6 +18,10 @@ events.on('reqError', (err) => parentPort.postMessage({ type: 'reqError', error:
 
 let run
 
+// How long a thread whose run is done may go on for what its hooks left
+// pending (a write, a request of their own) before it ends.
+const EXIT_GRACE_MS = 1000
+
 // --abortOnFail: the sample just taken, its interval's latency (packed)
 // and the run's counts so far, for the main thread. Loaded here, before
 // the run: not at its first sample.
@@ -43,11 +47,13 @@ try {
     startAt: workerData.startAt,
     onDone: (raw) => {
       parentPort.postMessage({ type: 'done', raw })
-      // The thread ends here, even with a user's hook timer still armed
-      // in it (nothing else would stop it, and the process would not
-      // exit); what was posted is delivered, and 'exit' handlers (the
-      // code cache's) run.
-      setImmediate(() => process.exit(0))
+      parentPort.close()
+      // The thread ends when nothing is left in its event loop. A user's
+      // hook file may have left a timer armed in it, which would keep it
+      // (and the process) alive for good: once its own async work has had
+      // EXIT_GRACE_MS to finish, it ends anyway. What was posted is
+      // delivered, and 'exit' handlers (the code cache's) run.
+      setTimeout(() => process.exit(0), EXIT_GRACE_MS).unref()
     },
     onError: failed,
     // --abortOnFail: the main thread judges the whole run's figures.
