@@ -131,6 +131,17 @@ function tools ({ baseline } = {}) {
       parse: parseH2load,
       supports: (o) => !!o.http2 && !o.amount && !o.workers
     })
+    // The same tool over HTTP/1.1: -m is then the requests pipelined on a
+    // connection, kept in flight as each is answered (autocannon's shape;
+    // wrk's pipeline script writes the next batch once all are answered).
+    list.push({
+      name: 'h2load --h1',
+      label: 'h2load --h1',
+      command: h2load,
+      args: ({ url, connections, duration, pipelining }) => ['--h1', '-t', '1', '-c', String(connections), '-m', String(pipelining || 1), '-D', String(duration), url],
+      parse: parseH2load,
+      supports: (o) => !o.http2 && !o.amount && !o.workers
+    })
   }
   // HTTP/1.1's floor for a generator in Node.js: bare sockets, nothing
   // parsed or recorded (bench/net-floor-client.js). Not a peer: where our
