@@ -6,13 +6,15 @@
 // scheduler planned() for each request it grants. snapshot() turns the
 // counts into the mergeable raw result that result.js aggregates.
 
-const { createLatencyHistogram, encode, pack, countAbove, addHistogram } = require('../results/histogram')
+const { createLatencyHistogram, encode, pack, countAbove, addHistogram, warmUp } = require('../results/histogram')
 const { noErrorsByCause } = require('../core/errors')
 
 const MAX_STATUS = 1000
 
 class Recorder {
   constructor ({ excludeErrorStats = false, trackUncorrected = false } = {}) {
+    // Made before the run sends: what sample() calls is compiled now.
+    warmUp()
     this.includeErrorStats = !excludeErrorStats
     // The run's latency, of the intervals that have ended: a response is
     // recorded once, in `intervalLatency`, which is added here when its
