@@ -4,11 +4,11 @@
 // what is refused and with which error, and the exported helpers.
 
 const t = require('tap')
-const { encodeRequest } = require('../lib/http1/request-encoder')
+const { encodeRequest, http1Encoding } = require('../lib/http1/request-encoder')
 const { isToken, isValidHeaderValue } = require('../lib/core/http-syntax')
 const { hostHeader } = require('../lib/core/url')
 const { InvalidOptionError } = require('../lib/core/errors')
-const { RequestSequence } = require('../lib/http1/request-sequence')
+const { RequestSequence } = require('../lib/client/request-sequence')
 
 const latin1 = (buf) => buf.toString('latin1')
 
@@ -456,11 +456,11 @@ t.test('absolute form, for an HTTP proxy: decided when the bytes are built', asy
   // A connection's sequence builds its bytes once, absolute form included;
   // hooks and [<id>] replacement get it too.
   const base = { method: 'GET', path: '/p', headers: {}, host: 'a.test:81', absoluteForm: form }
-  const plain = new RequestSequence(base, undefined)
+  const plain = new RequestSequence(base, undefined, { encoding: http1Encoding })
   t.equal(plain.staticBytes.toString('latin1').split('\r\n')[0], 'GET http://a.test:81/p HTTP/1.1')
   t.equal(plain.next(), plain.staticBytes, 'the same Buffer every time: nothing per request')
-  const ids = new RequestSequence(base, [{ path: '/i/[<id>]' }], { idReplacement: true })
+  const ids = new RequestSequence(base, [{ path: '/i/[<id>]' }], { encoding: http1Encoding, idReplacement: true })
   t.match(ids.next().toString('latin1'), /^GET http:\/\/a\.test:81\/i\/[0-9a-z-]{27} HTTP\/1\.1\r\n/)
-  const hooked = new RequestSequence(base, [{ setupRequest: (req) => ({ ...req, path: '/hooked' }) }])
+  const hooked = new RequestSequence(base, [{ setupRequest: (req) => ({ ...req, path: '/hooked' }) }], { encoding: http1Encoding })
   t.match(hooked.next().toString('latin1'), /^GET http:\/\/a\.test:81\/hooked HTTP\/1\.1\r\n[^]*Proxy-Authorization: /)
 })

@@ -248,7 +248,7 @@ t.test('response bodies are decoded only when something asks for them', async (t
   const clients = {}
   await autocannon({ url, connections: 1, amount: 5, setupClient: (c) => { clients.plain = c } })
   t.equal(clients.plain.wantBody, false, 'a plain run does not buffer bodies')
-  t.equal(clients.plain.parser.wantHeaders, false, 'nor decode headers')
+  t.equal(clients.plain.protocol.parser.wantHeaders, false, 'nor decode headers')
 
   const bodies = []
   await autocannon({ url, connections: 1, amount: 5, setupClient: (c) => { clients.listener = c; c.on('body', (b) => bodies.push(b)) } })

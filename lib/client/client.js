@@ -1,79 +1,102 @@
 'use strict'
 
-// lib/client: the public Client of autocannon's API, whatever protocol
-// its connection speaks (as undici's client.js is beside client-h1.js and
-// client-h2.js). This file's ClientBase holds what HTTP/1.1
-// (lib/http1/client.js) and HTTP/2 (lib/http2/client-h2.js) share: the
-// API (setHeaders, setBody, setRequest, setRequests, the 'response',
-// 'body', 'headers' and 'reset' events), the request sequence, the checks
-// of a response body (verifyBody, expectBody, onResponse hooks), and the
-// calls of the connection (lib/transport/connection.js) and of the run
-// (lib/engine/run.js) that do not depend on how requests are framed.
+// lib/client: the request side both protocols share. This file's Client,
+// one per connection; the requests it sends in turn (request-sequence.js,
+// with its hooks' context in context.js, [<id>] in ids.js and --targets'
+// shared order in order.js); the response headers as hooks see them
+// (headers.js).
 //
-// A protocol subclass provides the connection's protocol calls that do
-// (onOpen, onReady, onData, onEnd, onClose, dropInFlight, oldestSentAt),
-// pump(), checkIdle(), and refreshFastPath(), called whenever the
-// requests or the listeners change.
+// The Client is the public Client of autocannon's API (setupClient's
+// argument: setHeaders, setBody, setRequest, setRequests; the 'response',
+// 'body', 'headers' and 'reset' events), whatever the protocol spoken on
+// its connection. It owns what does not depend on framing: when requests
+// may go (the run's grant, maxConnectionRequests, reconnectRate, a ramp's
+// park), a hook's promise, the checks of a response body, and what a
+// close or a failure costs. Its Connection (lib/transport/connection.js)
+// drives it through the calls declared there; it reaches the run only
+// through the run's port (lib/engine/port.js).
+//
+// The framing is its protocol's: a small object made for it by the
+// protocol's module (lib/http1/client-h1.js, lib/http2/client-h2.js), as
+// undici's client-h1 and client-h2 make one. A protocol has:
+//   inFlight     the requests written and not yet answered
+//   ready        whether requests may be written (HTTP/2: once the
+//                server's SETTINGS came)
+//   accepting    whether this socket takes new requests (no close
+//                announced, no GOAWAY)
+//   spent        whether this socket takes none ever again (a new one
+//                goes on once it is idle)
+//   open()       a new socket: nothing of the last one carries over
+//   connected()  the socket can be written
+//   read(buf, start, end) → false when what it read closes the socket
+//   end()        the server ended its side
+//   unanswered() → the error the requests in flight end in as the socket
+//                closes, or null when they go again (resend)
+//   closedIdle() → the error a close with nothing in flight counts, or null
+//   drop()       the requests in flight ended with the socket
+//   oldestSentAt(), setUpSince() (when it began to wait for the server to
+//                set the connection up; 0 when it is not waiting)
+//   room()       how many more requests it takes now
+//   send(n, now, planned)  n granted requests (intended at planned[k], or
+//                now when planned is null)
+//   queue(encoded, now, planned, entry, k), flush(count, now)  a batch
+//                built by sendEach()
+//   hold() → held, release(held), sendHeld(encoded, entry, planned)  a
+//                request whose setupRequest returned a promise
+//   retire()     before its socket is given up for a new one
+//   refresh()    the requests or the listeners changed
+//   stop()
+// and it calls back respond(), overflowed(), requestFailed(), resend(),
+// fail(), pump(), checkIdle(), sendEach() and emitHeaders().
+//
+// Every request started ends once: a response, or an error. When the
+// socket dies, every request still in flight ends with it (one error
+// each, reported once per connection); a connection that cannot be opened
+// counts as one request that ended in an error. Only what the protocol
+// knows was never processed goes again (resend), counted once.
 
+const { performance } = require('perf_hooks')
 const { EventEmitter } = require('events')
 const { HookError, ResponseParseError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
+const { sequenceFor } = require('./request-sequence')
+const { sendEach } = require('./send-each')
+const { headersObject } = require('./headers')
 
-// Response headers for onResponse and the 'headers' event, from a flat
-// [name, value, ...] list (as both parsers give them): keys as the server
-// sent them, repeated headers as arrays (as autocannon gives them), and
-// every key also readable in lower case.
-function headersObject (flat) {
-  const out = {}
-  if (!flat) return out
-  for (let i = 0; i < flat.length; i += 2) {
-    const name = flat[i]
-    const value = flat[i + 1]
-    const have = out[name]
-    if (have === undefined) out[name] = value
-    else if (Array.isArray(have)) have.push(value)
-    else out[name] = [have, value]
-  }
-  for (const name of Object.keys(out)) {
-    const lower = name.toLowerCase()
-    if (lower !== name && !Object.prototype.hasOwnProperty.call(out, lower)) {
-      Object.defineProperty(out, lower, { value: out[name], enumerable: false, writable: true, configurable: true })
-    }
-  }
-  return out
+// The socket closed, unannounced, with requests in flight: they end in it.
+function hangUp () {
+  return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
 }
 
-class ClientBase extends EventEmitter {
-  // run: the run's port; setup: what every client of the run shares
-  // (Run#clientSetup); connect: the target's transport.
-  // sequence: the requests this connection sends (a RequestSequence whose
-  // encoding is the protocol's).
-  constructor (run, setup, target, index, connect, sequence) {
+class Client extends EventEmitter {
+  // port: the run's (lib/engine/port.js). setup: what every client of the
+  // run shares (Run#clientSetup). route: its target's, made once per
+  // target: { target, connect (the transport), protocol (the module),
+  // encoding, requests, order }. index: its place among the connections.
+  constructor (port, setup, route, index) {
     super()
-    this.run = run
+    this.port = port
     this.recorder = setup.recorder
-    this.target = target
+    this.target = route.target
     this.index = index
     this.pipelining = setup.pipelining
-    this.refillAt = setup.refillAt
     this.maxRequests = setup.maxRequests
     this.reconnectRate = setup.reconnectRate
     this.amountRun = setup.amountRun
     this.verifyBody = setup.verifyBody
     this.expectBody = setup.expectBody
     this.maxBodySize = setup.maxBodySize
-    // Intended send times of the requests take() grants, under a rate
+    // Intended send times of the requests the port grants, under a rate
     // (the scheduler's array, filled by each take); null otherwise.
     this.planned = setup.planned
 
-    this.connection = new Connection(this, connect, setup)
+    this.connection = new Connection(this, route.connect, setup)
     this.hookFailures = 0
     this.retryTimer = null
     this.stopped = false
     this.done = false
     // Closed by a ramp of connections going down (park()).
     this.parked = false
-    this.inFlight = 0
     this.sentOnSocket = 0
     this.completed = 0
     this.readAt = 0
@@ -84,40 +107,32 @@ class ClientBase extends EventEmitter {
     // _events is a null-prototype object, in dictionary mode, and looking
     // a name up in it once per response costs a generic IC call.
     this.hasResponseListener = false
-    // The requests in flight, by slot (the protocol says which slot is
-    // whose): when each was sent, when it was planned to go, and the
-    // sequence entry it is.
-    const p = this.pipelining
-    this.sentAt = new Float64Array(p)
-    this.plannedAt = new Float64Array(p)
-    this.entryOf = new Int32Array(p)
 
-    this.sequence = sequence
-    sequence.onReset = () => {
+    this.sequence = sequenceFor(setup, route, index)
+    this.sequence.onReset = () => {
       this.recorder.sequenceReset()
       this.emit('reset')
     }
-  }
-
-  // Bodies and headers are decoded only while someone listens for them
-  // (called by the subclass once its own fields are set).
-  watchListeners () {
-    this.refreshFastPath()
+    this.protocol = route.protocol.create(this, setup)
+    // Bodies and headers are decoded only while someone listens for them.
+    this.refresh()
     this.on('newListener', (name) => {
       if (name === 'response') this.hasResponseListener = true
-      if (name === 'body' || name === 'headers') setImmediate(() => this.refreshFastPath())
+      if (name === 'body' || name === 'headers') setImmediate(() => this.refresh())
     })
     this.on('removeListener', (name) => {
       if (name === 'response') this.hasResponseListener = this.listenerCount('response') > 0
     })
   }
 
-  // What the responses must keep: their bodies for the checks and hooks,
-  // their headers for hooks and 'headers' listeners.
-  refreshWants () {
+  // What the responses must keep (their bodies for the checks and hooks,
+  // their headers for hooks and 'headers' listeners), and what the
+  // protocol may build once: after any change of requests or listeners.
+  refresh () {
     this.wantBody = this.sequence.hasOnResponse || !!this.verifyBody || this.expectBody !== undefined ||
       this.listenerCount('body') > 0
     this.wantHeaders = this.sequence.hasOnResponse || this.listenerCount('headers') > 0
+    this.protocol.refresh()
   }
 
   // --- Client API (autocannon compatible) ---
@@ -126,64 +141,43 @@ class ClientBase extends EventEmitter {
   // the first before any was sent); setRequests replaces the sequence.
   setHeaders (headers) {
     this.sequence.setHeaders(headers)
-    this.refreshFastPath()
+    this.refresh()
   }
 
   setBody (body) {
     this.sequence.setBody(body)
-    this.refreshFastPath()
+    this.refresh()
   }
 
   setHeadersAndBody (headers, body) {
     this.sequence.setHeaders(headers)
     this.sequence.setBody(body)
-    this.refreshFastPath()
+    this.refresh()
   }
 
   setRequest (request) {
     this.sequence.setRequest(request)
-    this.refreshFastPath()
+    this.refresh()
   }
 
   setRequests (requests) {
     this.sequence.setEntries(requests)
-    this.refreshFastPath()
+    this.refresh()
   }
 
-  // --- the connection's calls ---
+  // --- the run's calls ---
 
   start () {
     this.connection.open()
   }
 
-  // The requests in flight go again on the next connection.
-  resend (n) {
-    this.recorder.resend(n)
-    this.run.giveBack(n)
-    this.unsend(n)
+  get inFlight () {
+    return this.protocol.inFlight
   }
 
-  // The connection failed: the requests in flight end as errors; if none
-  // was (the connection never opened), the attempt itself counts as one
-  // request, while the budget allows.
-  onFail (err, connected) {
-    let lost = this.inFlight
-    if (lost === 0 && !connected && this.run.takeAttempt()) lost = 1
-    this.completed += lost
-    const cause = causeOf(err, connected)
-    // In-flight state is emptied before the run hears of it: an amount run
-    // that ends on these errors finds nothing of them still in flight.
-    this.dropInFlight()
-    this.run.onClientError(this, err, lost, cause, connected)
-  }
-
-  fail (err) {
-    this.connection.fail(err)
-  }
-
-  // No request left for this connection to make.
-  nothingLeft () {
-    return (this.maxRequests !== 0 && this.completed >= this.maxRequests) || this.run.exhausted()
+  // Is its socket open (for the connections a sample shows)?
+  get connected () {
+    return this.connection.connected
   }
 
   // Called by the run's sweep, not per request.
@@ -206,32 +200,141 @@ class ClientBase extends EventEmitter {
     else this.pump()
   }
 
-  // Is its socket open (for the connections a sample shows)?
-  get connected () {
-    return this.connection.connected
-  }
-
   stop () {
     this.stopped = true
     if (this.retryTimer) clearTimeout(this.retryTimer)
     this.retryTimer = null
     this.connection.stop()
+    this.protocol.stop()
+  }
+
+  // --- the connection's calls ---
+
+  onOpen () {
+    this.sentOnSocket = 0
+    this.protocol.open()
+  }
+
+  onReady () {
+    this.protocol.connected()
+  }
+
+  onData (buf, start, end) {
+    this.readAt = performance.now()
+    if (this.protocol.read(buf, start, end)) this.pump()
+  }
+
+  onEnd () {
+    this.readAt = performance.now()
+    this.protocol.end()
+  }
+
+  // The socket closed without a failure counted: → the error to count, or
+  // null.
+  onClose (connected) {
+    const protocol = this.protocol
+    if (protocol.inFlight > 0) return protocol.unanswered()
+    if (!connected) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
+    return protocol.closedIdle()
+  }
+
+  // The connection failed: the requests in flight end as errors; if none
+  // was (the connection was never set up), the attempt itself counts as
+  // one request, while the budget allows.
+  onFail (err, connected) {
+    const up = connected && this.protocol.ready
+    let lost = this.protocol.inFlight
+    if (lost === 0 && !up && this.port.takeAttempt()) lost = 1
+    this.completed += lost
+    const cause = causeOf(err, up)
+    // In-flight state is emptied before the run hears of it: an amount run
+    // that ends on these errors finds nothing of them still in flight.
+    this.dropInFlight()
+    this.port.onClientError(this, err, lost, cause, up)
+  }
+
+  dropInFlight () {
+    this.protocol.drop()
+    // A setupRequest still settling held a place: it ended with the rest.
+    this.pendingRequest = null
+  }
+
+  oldestSentAt () {
+    return this.protocol.oldestSentAt()
+  }
+
+  setUpSince () {
+    return this.protocol.setUpSince()
+  }
+
+  // No request left for this connection to make.
+  nothingLeft () {
+    return (this.maxRequests !== 0 && this.completed >= this.maxRequests) || this.port.exhausted()
   }
 
   finish () {
     if (this.done) return
     this.done = true
-    this.run.onClientDone(this)
+    this.port.onClientDone(this)
+  }
+
+  // --- the protocol's calls ---
+
+  fail (err) {
+    this.connection.fail(err)
+  }
+
+  // `n` requests in flight were never processed: they go again on the
+  // next connection, counted once (in `resent`).
+  resend (n) {
+    this.recorder.resend(n)
+    this.port.giveBack(n)
+    this.unsend(n)
   }
 
   // --- sending ---
 
-  // The requests the protocol may still send on this socket, within
-  // maxConnectionRequests and reconnectRate, at most n.
+  // The requests this socket may still carry, within maxConnectionRequests
+  // and reconnectRate: at most n.
   allowed (n) {
-    if (this.maxRequests) n = Math.min(n, this.maxRequests - this.completed - this.inFlight)
+    if (this.maxRequests) n = Math.min(n, this.maxRequests - this.completed - this.protocol.inFlight)
     if (this.reconnectRate) n = Math.min(n, this.reconnectRate - this.sentOnSocket)
     return n
+  }
+
+  // Sends what the protocol has room for, the limits allow and the run
+  // grants now; with nothing to send, checkIdle().
+  pump () {
+    // countedFailure: the socket is being destroyed (e.g. a parse error in
+    // this very read); what we wrote now would be lost yet counted as sent.
+    const connection = this.connection
+    const protocol = this.protocol
+    if (!connection.connected || this.stopped || connection.countedFailure || !protocol.ready) return
+    const room = protocol.room()
+    if (room < 1 || !protocol.accepting || this.pendingRequest !== null || this.parked) return this.checkIdle()
+    let n = this.allowed(room)
+    if (n < 1) return this.checkIdle()
+    n = this.port.take(this, n)
+    if (n === 0) return this.checkIdle()
+    // Counted before anything can end them: a hook that fails may end the
+    // run (its amount) while the batch is being built.
+    this.sentOnSocket += n
+    this.recorder.started(n)
+    protocol.send(n, performance.now(), this.planned)
+  }
+
+  // Nothing more to send on this socket: park, finish, or move to a new
+  // socket when this one is spent.
+  checkIdle () {
+    const protocol = this.protocol
+    if (protocol.inFlight > 0 || this.pendingRequest !== null) return
+    if (this.parked) return this.connection.park()
+    if (this.nothingLeft()) return this.finish()
+    if (this.connection.socket === null || !protocol.ready) return
+    if (protocol.spent || (this.reconnectRate && this.sentOnSocket >= this.reconnectRate)) {
+      protocol.retire()
+      this.connection.recycle()
+    }
   }
 
   unsend (n) {
@@ -239,114 +342,10 @@ class ClientBase extends EventEmitter {
     this.recorder.unstarted(n)
   }
 
-  // Requests whose hook failed (`failed` of them, `sent` others sent with
-  // them): nothing may be in flight to bring us back to pump(), so it is
-  // tried again soon, and later and later while the hook fails every time
-  // (no spinning).
-  retryAfterHookFailures (failed, sent) {
-    if (failed === 0) {
-      this.hookFailures = 0
-      return
-    }
-    if (sent === 0) this.hookFailures++
-    const socket = this.connection.socket
-    const delay = this.connection.backoff(this.hookFailures)
-    const retry = () => {
-      this.retryTimer = null
-      if (this.connection.socket === socket) this.pump()
-    }
-    if (delay === 0) setImmediate(retry)
-    else this.retryTimer = setTimeout(retry, delay)
-  }
-
-  // n requests of the sequence, planned at planned[k] (or now): each
-  // handed to the protocol's queueRequest(encoded, now, plannedAt, entry,
-  // k), then flushQueued(count, now) sends them at once. A hook that fails
-  // ends its request unsent; a promise stops the batch (awaitRequest);
-  // what was granted and not used is given back.
+  // n requests of the sequence one by one (hooks, ids, a shared order):
+  // see send-each.js.
   sendEach (n, now, planned) {
-    const sequence = this.sequence
-    let queued = 0
-    // Requests whose hook failed: started (they count as sent) and ended
-    // as errors, never written.
-    let failed = 0
-    let k = 0
-    while (k < n) {
-      const at = planned === null ? now : planned[k]
-      k++
-      let encoded
-      try {
-        encoded = sequence.next()
-      } catch (err) {
-        failed++
-        this.hookFailed(err)
-        if (this.stopped) return
-        continue
-      }
-      if (encoded === sequence.PENDING) {
-        this.awaitRequest(sequence.pending, sequence.lastEntry, at)
-        break
-      }
-      this.queueRequest(encoded, now, at, sequence.lastEntry, queued++)
-    }
-    if (queued > 0) this.flushQueued(queued, now)
-    const unused = n - k
-    if (unused > 0) {
-      // pump() counted all it granted as sent.
-      this.run.giveBack(unused)
-      this.unsend(unused)
-    }
-    this.retryAfterHookFailures(failed, k - failed)
-  }
-
-  // setupRequest returned a promise: the request goes out when it
-  // settles, keeping the time it was meant to go. Meanwhile it holds a
-  // place among those in flight (holdSlot), and nothing else is sent. If
-  // the socket goes first, the request ended with it (an error). The
-  // protocol provides holdSlot(), releaseHold(held), maySendSettled() and
-  // sendSettled(encoded, entry, planned).
-  awaitRequest (promise, entry, planned) {
-    const socket = this.connection.socket
-    const held = this.holdSlot()
-    this.pendingRequest = promise
-    const release = () => {
-      if (this.pendingRequest !== promise) return false
-      this.pendingRequest = null
-      if (this.connection.socket !== socket) return false
-      this.releaseHold(held)
-      return true
-    }
-    promise.then((req) => {
-      if (!release()) return this.pump()
-      if (this.stopped) return
-      let encoded
-      try {
-        encoded = this.sequence.settle(entry, req)
-      } catch (err) {
-        this.hookFailed(err)
-        return this.pump()
-      }
-      if (encoded === null || !this.maySendSettled()) {
-        // Reset, or the connection takes nothing more: never started.
-        this.run.giveBack(1)
-        this.unsend(1)
-        return this.pump()
-      }
-      this.sendSettled(encoded, entry, planned)
-      this.pump()
-    }, (err) => {
-      const err2 = this.sequence.fail(entry, err)
-      if (!release()) return this.pump()
-      if (this.stopped) return
-      this.hookFailed(err2)
-      this.pump()
-    })
-  }
-
-  // The request's setupRequest hook threw while its batch was built.
-  hookFailed (err) {
-    this.completed++
-    this.run.onHookError(this, err)
+    sendEach(this, n, now, planned)
   }
 
   // --- receiving ---
@@ -356,21 +355,32 @@ class ClientBase extends EventEmitter {
   // body: a Buffer when wantBody, else null; headers: the flat list or
   // null; entry: the sequence entry it answers.
   respond (status, bytes, sentAt, plannedAt, entry, body, headers) {
+    this.completed++
+    this.connection.succeeded()
     const now = this.readAt
     const latencyMs = now - plannedAt
     const recorder = this.recorder
     recorder.response(status, bytes, Math.round(latencyMs * 1000))
     if (recorder.latencyUncorrected !== null) recorder.uncorrected(status, Math.round((now - sentAt) * 1000))
     if (body !== null) this.deliverBody(status, entry, body, headers)
-    if (this.run.emitResponses) this.run.emitResponse(this, status, bytes, latencyMs)
+    const port = this.port
+    if (port.emitResponses) port.emitResponse(this, status, bytes, latencyMs)
     if (this.hasResponseListener) this.emit('response', status, bytes, latencyMs)
-    if (this.amountRun) this.run.checkAmount()
+    if (this.amountRun) port.checkAmount()
   }
 
-  // The body was larger than maxBodySize: this request ends in an error.
-  bodyOverflow () {
-    const err = new ResponseParseError('AC_BODY_TOO_LARGE', `a response body was larger than maxBodySize (${this.maxBodySize} bytes)`)
-    this.run.onClientError(this, err, 1, 'parse')
+  // A response whose body was larger than maxBodySize: read to its end,
+  // and its request ends in an error.
+  overflowed () {
+    this.connection.succeeded()
+    this.requestFailed(new ResponseParseError('AC_BODY_TOO_LARGE', `a response body was larger than maxBodySize (${this.maxBodySize} bytes)`))
+  }
+
+  // One request ended in an error of its own (its stream reset, its body
+  // too large); the connection goes on.
+  requestFailed (err) {
+    this.completed++
+    this.port.onClientError(this, err, 1, 'parse', true)
   }
 
   deliverBody (status, entry, body, headers) {
@@ -386,21 +396,21 @@ class ClientBase extends EventEmitter {
       } catch (err) {
         ok = true
         mismatched = true
-        this.run.onResponseHookError(this, new HookError('verifyBody', 'threw', err), true)
+        this.port.onResponseHookError(this, new HookError('verifyBody', 'threw', err), true)
       }
       if (!ok) {
         mismatched = true
-        this.run.onMismatch(this, text)
+        this.port.onMismatch(this, text)
       }
     } else if (this.expectBody !== undefined && text !== this.expectBody) {
       mismatched = true
-      this.run.onMismatch(this, text)
+      this.port.onMismatch(this, text)
     }
     if (this.sequence.hasOnResponse) {
       try {
         this.sequence.onResponse(entry, status, text, headersObject(headers))
       } catch (err) {
-        this.run.onResponseHookError(this, err, !mismatched)
+        this.port.onResponseHookError(this, err, !mismatched)
       }
     }
   }
@@ -410,4 +420,4 @@ class ClientBase extends EventEmitter {
   }
 }
 
-module.exports = { ClientBase, headersObject }
+module.exports = { Client, hangUp }

@@ -1,145 +1,33 @@
 'use strict'
 
-// The requests one connection sends, in order, round and round. Entries
-// without hooks are encoded once and reused as they are; only entries with
-// a setupRequest hook, or with [<id>] to replace, are encoded per request.
+// The requests one connection sends, in order, round and round, whatever
+// the protocol: each entry is encoded once and reused as it is; only
+// entries with a setupRequest hook, with [<id>] to replace (ids.js) or
+// with {{…}} holes are made per request.
 //
-// `context` starts as a deep copy of initialContext and is reset whenever
-// the sequence starts over: when it wraps around from its last entry to
-// its first, and when a setupRequest hook returns nothing (a reset).
+// `context` (context.js) starts as a deep copy of initialContext and is
+// reset whenever the sequence starts over: when it wraps around from its
+// last entry to its first, and when a setupRequest hook returns nothing
+// (a reset).
 //
-// What a request is encoded into is the protocol's (`encoding`): HTTP/1.1's
-// bytes by default, which {{…}} templates and [<id>] tags are spliced
-// into; HTTP/2's frames (lib/http2/request-frames.js) are encoded again
-// for each request that has ids, and take no templates.
+// What a request is encoded into is the protocol's (`encoding`, from its
+// module's encodingFor(target)):
+//   encode(req, absoluteForm) → what the protocol writes for req
+//   withIds(template, base) → (id) → the request with every tag replaced
+//     by id; without it, each such request is encoded again
+//   template(template, base, name, conn) → a writer of the request's {{…}}
+//     holes (HTTP/1.1's template-writer.js), or null when it has none;
+//     without it, a protocol takes no templates (refused before the run)
 
-const { encodeRequest } = require('./request-encoder')
-const { hasTemplate, compile } = require('./template')
 const { InvalidOptionError, HookError } = require('../core/errors')
 const { checkBody } = require('../core/http-syntax')
-
-const ID_TAG = '[<id>]'
-// The tag as it looks once a URL has been percent-encoded.
-const ID_TAG_ENCODED = '[%3Cid%3E]'
+const { loadFunction } = require('../core/load-function')
+const { cloneContext } = require('./context')
+const { makeIdPrefix, freshId, hasIds, replaceIds } = require('./ids')
 
 // next() returns this when the request is a promise still settling; the
 // promise is then in `sequence.pending`.
 const PENDING = Object.freeze({ pending: true })
-
-const HTTP1 = Object.freeze({ encode: encodeRequest, splices: true })
-
-const { loadFunction } = require('../core/load-function')
-
-// A deep copy as lodash.clonedeep makes it (which autocannon uses): plain
-// data is copied, prototypes are kept, functions are shared.
-function cloneDeep (value, seen) {
-  if (value === null || typeof value !== 'object') return value
-  if (seen === undefined) seen = new Map()
-  else if (seen.has(value)) return seen.get(value)
-  let out
-  if (Array.isArray(value)) {
-    out = new Array(value.length)
-    seen.set(value, out)
-    for (let i = 0; i < value.length; i++) out[i] = cloneDeep(value[i], seen)
-    return out
-  }
-  if (Buffer.isBuffer(value)) out = Buffer.from(value)
-  else if (ArrayBuffer.isView(value)) out = value.slice()
-  else if (value instanceof Date) out = new Date(value.getTime())
-  else if (value instanceof RegExp) out = value
-  else if (value instanceof Map) {
-    out = new Map()
-    seen.set(value, out)
-    for (const [k, v] of value) out.set(k, cloneDeep(v, seen))
-    return out
-  } else if (value instanceof Set) {
-    out = new Set()
-    seen.set(value, out)
-    for (const v of value) out.add(cloneDeep(v, seen))
-    return out
-  } else {
-    out = Object.create(Object.getPrototypeOf(value))
-    seen.set(value, out)
-    for (const key of Object.keys(value)) out[key] = cloneDeep(value[key], seen)
-    return out
-  }
-  seen.set(value, out)
-  return out
-}
-
-function cloneContext (initial) {
-  return initial === undefined || initial === null ? {} : cloneDeep(initial)
-}
-
-// Ids have a fixed length (as autocannon's hyperids do), so a request
-// with ids in its body keeps one Content-Length: a prefix unique to this
-// process and thread (time, randomness, thread id), then a counter.
-const ID_LENGTH = 27
-let idPrefix = null
-let idCounter = 0
-// Made by the first sequence that replaces ids, before anything is sent:
-// worker_threads (for the thread id) is ~0.5 ms to load, for runs that
-// have no ids.
-function makeIdPrefix () {
-  if (idPrefix !== null) return
-  idPrefix = Date.now().toString(36).slice(-8).padStart(8, '0') +
-    Math.random().toString(36).slice(2).padEnd(7, '0').slice(0, 7) +
-    (require('worker_threads').threadId % 1296).toString(36).padStart(2, '0') + '-'
-}
-function freshId () {
-  return idPrefix + (idCounter++).toString(36).padStart(ID_LENGTH - idPrefix.length, '0')
-}
-// Stands for the id in a pre-encoded request; printable, so the encoder
-// accepts it anywhere, and too random to occur by chance.
-const ID_MARKER = ('~' + Array.from({ length: 4 }, () => Math.random().toString(36).slice(2, 9)).join('') + '~'.repeat(ID_LENGTH)).slice(0, ID_LENGTH - 1) + '~'
-
-function hasIdTag (value) {
-  if (typeof value === 'string') return value.includes(ID_TAG)
-  if (Buffer.isBuffer(value)) return value.includes(ID_TAG)
-  return false
-}
-
-function replaceAll (str, tag, id) {
-  return str.includes(tag) ? str.split(tag).join(id) : str
-}
-
-function replaceBody (body, id) {
-  if (typeof body === 'string') return replaceAll(body, ID_TAG, id)
-  if (Buffer.isBuffer(body) && body.includes(ID_TAG)) return Buffer.from(replaceAll(body.latin1Slice(0, body.length), ID_TAG, id), 'latin1')
-  return body
-}
-
-// The request with every [<id>] in its path (also percent-encoded),
-// header values and body replaced by one id; the same object when it has
-// none.
-function replaceIds (req, id) {
-  let out = req
-  const path = req.path
-  if (typeof path === 'string' && (path.includes(ID_TAG) || path.includes(ID_TAG_ENCODED))) {
-    out = { ...req, path: replaceAll(replaceAll(path, ID_TAG, id), ID_TAG_ENCODED, id) }
-  }
-  const body = replaceBody(req.body, id)
-  if (body !== req.body) {
-    if (out === req) out = { ...req }
-    out.body = body
-  }
-  const headers = req.headers
-  if (headers) {
-    let copied = null
-    for (const k of Object.keys(headers)) {
-      const v = headers[k]
-      if (typeof v === 'string' && v.includes(ID_TAG)) {
-        if (copied === null) copied = { ...headers }
-        copied[k] = replaceAll(v, ID_TAG, id)
-      }
-    }
-    if (copied !== null) {
-      if (out === req) out = { ...req }
-      out.headers = copied
-    }
-  }
-  return out
-}
 
 function hasHeader (headers, lower) {
   for (const k of Object.keys(headers)) if (k.toLowerCase() === lower) return true
@@ -159,21 +47,14 @@ function isHeadMethod (method) {
 class RequestSequence {
   // base: {method, path, headers, body, host, auth, absoluteForm}; entries:
   // requests[]. absoluteForm: the requests go to an HTTP proxy (see
-  // encodeRequest).
+  // lib/http1/request-encoder.js).
   // order: { pick() → entry index } shared by a run's connections
-  // (--targets, targets.js), instead of each going round on its own.
-  // templates: the run's state for {{…}} holes (template.js); conn: this
-  // connection's index, for {{conn}}.
-  // encoding: { encode(req, absoluteForm) → what the protocol writes,
-  // splices } where splices says whether that is HTTP/1.1's bytes, which
-  // templates and ids are spliced into.
-  constructor (base, entries, { idReplacement = false, initialContext, order = null, templates = null, conn = 0, encoding = HTTP1 } = {}) {
+  // (--targets, order.js), instead of each going round on its own.
+  // templates: the run's state for {{…}} holes; conn: this connection's
+  // index, for {{conn}}. encoding: the protocol's (see above).
+  constructor (base, entries, { encoding, idReplacement = false, initialContext, order = null, templates = null, conn = 0 }) {
     this.base = base
-    // What next() returns for a request still settling (for the clients
-    // that cannot require this file).
-    this.PENDING = PENDING
-    this.encodeRequest = encoding.encode
-    this.splices = encoding.splices
+    this.encoding = encoding
     this.order = order
     this.templates = templates
     this.conn = conn
@@ -214,8 +95,6 @@ class RequestSequence {
     // connection before answering (RFC 9110 §9.2.2's idempotent methods;
     // not when a setupRequest hook makes the request, which may be any).
     this.idempotent = entries.every((e) => !e.setupRequest && IDEMPOTENT.has(String(e.template.method).toUpperCase()))
-    // Concatenated runs of static entries, by start index and length.
-    this.runs = null
   }
 
   makeEntry (e, i) {
@@ -241,10 +120,10 @@ class RequestSequence {
       // For errors: the hook as the user gave it (a function or a file).
       setupRequestName: hookName(`${name}.setupRequest`, e.setupRequestFile || e.setupRequest),
       onResponseName: hookName(`${name}.onResponse`, e.onResponseFile || e.onResponse),
+      // What the protocol writes, when the same for every request.
       bytes: null,
-      idParts: null,
-      compiled: null,
-      // Writes the compiled template's requests (template-writer.js).
+      // Made per request: with a fresh id, or with its {{…}} holes filled.
+      withId: null,
       writer: null,
       isHead: false,
       hasIds: false
@@ -255,39 +134,24 @@ class RequestSequence {
 
   prepare (entry) {
     const t = entry.template
+    const base = this.base
+    const encoding = this.encoding
     entry.isHead = isHeadMethod(t.method)
-    entry.hasIds = this.idReplacement && (hasIdTag(t.body) || hasIdTag(t.path) ||
-      (typeof t.path === 'string' && t.path.includes(ID_TAG_ENCODED)) ||
-      Object.keys(t.headers).some((k) => hasIdTag(t.headers[k])))
+    entry.hasIds = this.idReplacement && hasIds(t)
     entry.bytes = null
-    entry.idParts = null
-    entry.compiled = null
+    entry.withId = null
     entry.writer = null
     if (entry.setupRequest) return
-    // Encoded per request, with fresh ids each time (build()).
-    if (entry.hasIds && !this.splices) return
     try {
-      if (!entry.hasIds && this.templates !== null && (hasTemplate(t.path) || hasTemplate(t.body) || Object.keys(t.headers).some((k) => hasTemplate(t.headers[k])))) {
-        // {{…}}: compiled once into chunks and holes (template.js).
-        const compiled = compile(t, (req) => encodeRequest({ ...req, host: this.base.host }, this.base.absoluteForm), { name: entry.name })
-        if (compiled !== null && !this.splices) throw new InvalidOptionError(entry.name, '{{…}}', 'templates are filled into HTTP/1.1 requests only: not with http2')
-        entry.compiled = compiled
-        if (compiled !== null) {
-          // Loaded here: a run without {{…}} never needs it.
-          const { TemplateWriter } = require('./template-writer')
-          entry.writer = new TemplateWriter(compiled, this.conn)
-          return
-        }
+      if (entry.hasIds) {
+        entry.withId = encoding.withIds ? encoding.withIds(t, base) : (id) => encoding.encode({ ...replaceIds(t, id), host: base.host }, base.absoluteForm)
+        return
       }
-      if (!entry.hasIds) {
-        entry.bytes = this.encodeRequest({ ...t, host: this.base.host }, this.base.absoluteForm)
-      } else {
-        // Encoded once with a marker where the ids go: each request is
-        // then the parts joined by a fresh id (ids have a fixed length, so
-        // Content-Length holds). latin1 keeps the bytes as they are.
-        const marked = encodeRequest({ ...replaceIds(t, ID_MARKER), host: this.base.host }, this.base.absoluteForm)
-        entry.idParts = marked.latin1Slice(0, marked.length).split(ID_MARKER)
+      if (this.templates !== null && encoding.template) {
+        entry.writer = encoding.template(t, base, entry.name, this.conn)
+        if (entry.writer !== null) return
       }
+      entry.bytes = encoding.encode({ ...t, host: base.host }, base.absoluteForm)
     } catch (err) {
       // A malformed template names its option and position itself.
       if (err instanceof InvalidOptionError && (/at character \d+/.test(err.detail) || err.option === entry.name)) throw err
@@ -337,8 +201,8 @@ class RequestSequence {
   }
 
   build (entry) {
-    if (entry.compiled !== null) return entry.writer.fresh(this.templates, 1)
-    if (entry.idParts !== null) return Buffer.from(entry.idParts.join(freshId()), 'latin1')
+    if (entry.writer !== null) return entry.writer.fresh(this.templates, 1)
+    if (entry.withId !== null) return entry.withId(freshId())
     const t = entry.template
     if (!entry.setupRequest) return this.encode(entry, { ...t, host: this.base.host })
     // setupRequest gets its own copy to change as it likes.
@@ -366,7 +230,7 @@ class RequestSequence {
     // As autocannon does, ids replace the tags in what setupRequest returned.
     if (this.idReplacement) req = replaceIds(req, freshId())
     try {
-      return this.encodeRequest(req.host ? req : { ...req, host: this.base.host }, this.base.absoluteForm)
+      return this.encoding.encode(req.host ? req : { ...req, host: this.base.host }, this.base.absoluteForm)
     } catch (err) {
       this.restart()
       throw new HookError(entry.setupRequestName, 'returned a request that cannot be sent', err)
@@ -403,40 +267,31 @@ class RequestSequence {
     if (this.onReset) this.onReset()
   }
 
-  // The one entry when it is a template and nothing else varies (no
-  // hooks, no shared order): the client then writes n of them at once.
-  get compiledOnly () {
+  // The one entry when it has {{…}} holes and nothing else varies (no
+  // hooks, no shared order): the protocol may then write n at once.
+  get templateOnly () {
     const entries = this.entries
-    return entries.length === 1 && entries[0].compiled !== null && !this.usesContext && this.order === null
+    return entries.length === 1 && entries[0].writer !== null && !this.usesContext && this.order === null
   }
 
-  // n requests of the compiledOnly entry, as one buffer: the same memory
-  // each time, so it must be sent before the next call, or compiledKept().
-  compiledRun (n) {
+  // n requests of the templateOnly entry, as the writer makes them at once
+  // (the same memory each time: sent before the next call, or templateKept()).
+  templateBatch (n) {
     this.lastEntry = 0
     return this.entries[0].writer.batch(this.templates, n)
   }
 
-  // The last compiledRun is still queued to be sent: the next goes
+  // The last templateBatch is still queued to be sent: the next goes
   // elsewhere.
-  compiledKept () {
+  templateKept () {
     this.entries[0].writer.kept()
   }
 
-  // n static requests in a row from the current entry, as one buffer.
-  // Only when allStatic, and without a shared order.
-  run (n) {
+  // Moves on by n static entries in a row (allStatic, no shared order), as
+  // if next() had been called n times: → the index of the first.
+  advance (n) {
     const len = this.entries.length
     const start = this.index
-    const key = start * 4096 + n
-    if (this.runs === null) this.runs = new Map()
-    let bytes = this.runs.get(key)
-    if (bytes === undefined) {
-      const parts = new Array(n)
-      for (let k = 0; k < n; k++) parts[k] = this.entries[(start + k) % len].bytes
-      bytes = Buffer.concat(parts)
-      if (n < 4096) this.runs.set(key, bytes)
-    }
     const end = start + n
     if (this.usesContext) {
       // A run that starts at, or wraps around to, the first entry starts
@@ -446,7 +301,7 @@ class RequestSequence {
     }
     this.lastEntry = (end - 1) % len
     this.index = end % len
-    return bytes
+    return start
   }
 
   onResponse (entryIndex, status, body, headers) {
@@ -500,8 +355,10 @@ class RequestSequence {
 }
 
 // The sequence of one connection of a run: the run's request (setup, see
-// Run#clientSetup) at the target, then `requests`, encoded by `encoding`.
-function sequenceFor (setup, target, requests, order, index, encoding) {
+// Run#clientSetup) at the route's target, then the route's requests, in
+// its order (or its own), encoded as its protocol encodes them.
+function sequenceFor (setup, route, index) {
+  const target = route.target
   return new RequestSequence({
     method: setup.method,
     path: target.path,
@@ -510,7 +367,14 @@ function sequenceFor (setup, target, requests, order, index, encoding) {
     host: target.host,
     auth: target.auth,
     absoluteForm: target.absoluteForm
-  }, requests, { idReplacement: setup.idReplacement, initialContext: setup.initialContext, order, templates: setup.templates, conn: index, encoding })
+  }, route.requests, {
+    encoding: route.encoding,
+    idReplacement: setup.idReplacement,
+    initialContext: setup.initialContext,
+    order: route.order,
+    templates: setup.templates,
+    conn: index
+  })
 }
 
 module.exports = { RequestSequence, PENDING, sequenceFor }

@@ -13,7 +13,7 @@
 // line whose bytes are the body (relative to the targets file), blank
 // lines between requests; `#` starts a comment line. Each target origin
 // gets its entries in the file's order (by-origin.js, as for a HAR); the
-// order of sends is --order (see sharedOrder).
+// order of sends is --order (lib/client/order.js).
 
 const fs = require('fs')
 const path = require('path')
@@ -89,20 +89,4 @@ function requestsByOrigin (targets, urls, { warn = defaultWarn } = {}) {
   return byOrigin(entries, urls, warn, { other: 'AC_TARGETS_OTHER_ORIGIN', none: 'AC_TARGETS_NO_ENTRY', noun: 'targets' })
 }
 
-// The order in which a run's connections take the entries of one origin:
-// 'sequential' shares one cursor between them (the file's order across all
-// connections), 'random' draws each from a seeded generator (the same
-// seed, the same requests). pick() → the index of the next entry.
-function sharedOrder (order, length, random) {
-  if (order === 'random') return { pick: () => Math.floor(random() * length) }
-  let next = 0
-  return {
-    pick () {
-      const i = next
-      next = i + 1 === length ? 0 : i + 1
-      return i
-    }
-  }
-}
-
-module.exports = { parseTargets, requestsByOrigin, sharedOrder }
+module.exports = { parseTargets, requestsByOrigin }

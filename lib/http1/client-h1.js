@@ -1,160 +1,164 @@
 'use strict'
 
-// lib/http1: the protocol spoken on a connection: this file's Client,
-// the requests each connection sends in turn (request-sequence.js), their
-// bytes built once (request-encoder.js; with {{…}} holes filled per
-// request, template.js and template-writer.js), and the responses read back
-// byte by byte (response-parser.js).
+// lib/http1: HTTP/1.1 on a connection. This file's protocol object, held
+// by the connection's Client (lib/client/client.js, which says what a
+// protocol answers to); the requests' bytes, built once
+// (request-encoder.js; with {{…}} holes filled per request, template.js
+// and template-writer.js); the responses, read back byte by byte
+// (response-parser.js).
 //
-// HTTP/1.1 on one connection: the requests in flight as a FIFO (responses
-// come back in the order requests were written), the parser, and the
-// batching of writes. The socket is its Connection's (lib/transport/connection.js),
-// which drives it through a fixed set of calls; the run is reached only
-// through its port (see lib/engine/run.js). All its state lives in fields set up
-// here, so every client has one shape. The public Client of autocannon's
-// API (setupClient, the 'response' event) is its base, lib/client/client.js.
-//
-// Every request started ends once: a response, or an error. When the
-// socket dies, every request still in the FIFO ends with it, as one error
-// each (reported once per connection); a connection that cannot be opened
-// counts as one request that ended in an error. Only a close the server
-// announced sends the requests behind it again, as never started.
+// The requests in flight are a FIFO (responses come back in the order
+// requests were written): a ring of slots, nothing allocated per request
+// but the write that carries a batch of them. Only a close the server
+// announced (or, for idempotent requests, an unannounced one after the
+// connection had answered) sends the requests behind it again.
 
 const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
-const { sequenceFor } = require('./request-sequence')
+const { http1Encoding } = require('./request-encoder')
 const { ResponseParseError } = require('../core/errors')
-const { ClientBase } = require('../client/client')
+const { hangUp } = require('../client/client')
 
-class Client extends ClientBase {
-  // As ClientBase's, with the run's requests and --targets' shared order
-  // of this origin's entries (or null) to make the sequence of.
-  constructor (run, setup, target, index, connect, requests, order = null) {
-    super(run, setup, target, index, connect, sequenceFor(setup, target, requests, order, index))
+class Http1 {
+  // client: the Client it frames requests for; setup: Run#clientSetup.
+  constructor (client, setup) {
+    this.client = client
+    this.connection = client.connection
+    this.sequence = client.sequence
+    const p = setup.pipelining
+    this.pipelining = p
+    // Closed loop: the pipeline is refilled once at least half of it is
+    // free, so that one write carries several requests (as wrk's
+    // pipelining does) instead of one write per response. Under a rate
+    // every free slot is used at once, to stay on the plan.
+    this.refillAt = setup.rated ? 1 : Math.ceil(p / 2)
     // Through an HTTP proxy, a 407 is the proxy refusing us, not the
     // target answering: decided once, here.
-    this.proxied = target.absoluteForm !== undefined
-    this.closeAfterResponse = false
+    this.proxied = client.target.absoluteForm !== undefined
+    this.ready = true
+    this.accepting = true
+    this.spent = false
 
     this.parser = new ResponseParser(this)
-    // FIFO of in-flight requests: the slots are a ring.
-    this.isHead = new Uint8Array(this.pipelining)
+    // The ring: when each request was sent, when it was planned to go, the
+    // sequence entry it is, and whether it was a HEAD.
+    this.sentAt = new Float64Array(p)
+    this.plannedAt = new Float64Array(p)
+    this.entryOf = new Int32Array(p)
+    this.isHead = new Uint8Array(p)
     this.head = 0
+    this.inFlight = 0
     this.bodyChunks = null
     this.bodyBytes = 0
     this.bodyTooLarge = false
     this.bodyHeaders = null
 
+    // batches[k]: k copies of the one request, for one write per read.
     this.batches = null
     this.batchIsHead = false
-    // A batch being built (queueRequest): one request, or a list of them.
+    // Static entries in a row, by start index and length (sendSequence).
+    this.runs = null
+    // A batch being built (queue): one request, or a list of them.
     this.queued = null
-    this.watchListeners()
   }
 
-  refreshFastPath () {
+  refresh () {
     const bytes = this.sequence.staticBytes
-    // batches[k] holds k copies of the one request, for one write per read.
     this.batches = bytes ? [null, bytes] : null
     this.batchIsHead = bytes !== null && this.sequence.entries[0].isHead
-    this.refreshWants()
-    this.parser.wantBody = this.wantBody
-    this.parser.wantHeaders = this.wantHeaders
+    this.runs = null
+    this.parser.wantBody = this.client.wantBody
+    this.parser.wantHeaders = this.client.wantHeaders
   }
 
-  // --- the connection's calls ---
+  // --- the socket ---
 
-  // A new socket: nothing of the last one carries over.
-  onOpen () {
+  open () {
     this.parser.reset()
-    this.parser.wantBody = this.wantBody
-    this.closeAfterResponse = false
-    this.sentOnSocket = 0
+    this.parser.wantBody = this.client.wantBody
+    this.accepting = true
   }
 
-  onReady () {
-    this.pump()
+  connected () {
+    this.client.pump()
   }
 
-  onEnd () {
+  read (buf, start, end) {
+    this.parser.execute(buf, start, end)
+    const socket = this.connection.socket
+    if (!this.accepting && socket) {
+      // The server said Connection: close: whatever else is in flight goes
+      // again on a new connection (see unanswered()).
+      socket.destroy()
+      return false
+    }
+    return true
+  }
+
+  end () {
     // A body delimited by the close ends now, and that close was announced;
     // a response cut short is a parse error. Requests that got no answer at
     // all are a hang-up: counted when the socket closes, as for a reset.
-    this.readAt = performance.now()
     this.parser.finish()
   }
 
-  // The socket closed without a failure counted: → the error to count, or
-  // null.
-  onClose (connected) {
-    if (this.inFlight > 0 && this.closeAfterResponse) {
+  unanswered () {
+    const client = this.client
+    if (!this.accepting || this.mayResend()) {
       // The server announced the close (Connection: close, HTTP/1.0, a
       // body ended by the close): it processes nothing after that
       // response (RFC 9112 §9.6), so the requests pipelined behind it
-      // were never started there. They go again, on the next connection.
-      this.resend(this.inFlight)
+      // were never started there. Or, unannounced, on a connection that
+      // had answered before, with not a byte of the next response: a
+      // server (tinyproxy 1.11) that closes after each response without
+      // saying so, the next request already on its way; RFC 9112 §9.3.1
+      // lets such requests go again when idempotent. Either way they go
+      // again, on the next connection.
+      client.resend(this.inFlight)
       return null
     }
-    if (this.inFlight > 0 && this.mayResend()) {
-      // Unannounced, on a connection that had answered before, with not a
-      // byte of the next response: a server (tinyproxy 1.11) that closes
-      // after each response without saying so, the next request already
-      // on its way. RFC 9112 §9.3.1 lets such requests go again when
-      // idempotent; they are counted once, and in `resent`.
-      this.resend(this.inFlight)
-      return null
-    }
-    if (this.inFlight > 0) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
-    if (!connected) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
-    return null
+    return hangUp()
   }
 
   mayResend () {
-    return this.sentOnSocket > this.inFlight && this.parser.idle && this.sequence.idempotent
+    return this.client.sentOnSocket > this.inFlight && this.parser.idle && this.sequence.idempotent
   }
 
-  dropInFlight () {
+  closedIdle () {
+    return null
+  }
+
+  drop () {
     this.inFlight = 0
     this.head = 0
     this.bodyChunks = null
     this.bodyTooLarge = false
-    // A setupRequest still settling was in the FIFO: it ended with it.
-    this.pendingRequest = null
   }
 
   oldestSentAt () {
     return this.sentAt[this.head]
   }
 
-  // --- sending ---
-
-  // May this connection send one more request now?
-  canSend () {
-    if (this.closeAfterResponse || this.pendingRequest !== null || this.parked) return false
-    if (this.maxRequests && this.completed + this.inFlight >= this.maxRequests) return false
-    if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate) return false
-    return true
+  setUpSince () {
+    return 0
   }
 
-  pump () {
-    // countedFailure: the socket is being destroyed (e.g. a parse error in
-    // this very read); what we wrote now would be lost yet counted as sent.
-    const connection = this.connection
-    if (!connection.connected || this.stopped || connection.countedFailure) return
+  retire () {}
+
+  stop () {}
+
+  // --- sending ---
+
+  room () {
     const room = this.pipelining - this.inFlight
-    if (room < this.refillAt || !this.canSend()) return this.checkIdle()
-    let n = this.allowed(room)
-    n = this.run.take(this, n)
-    if (n === 0) return this.checkIdle()
-    // Counted before anything can end them: a hook that fails may end the
-    // run (its amount) while the batch is being built.
-    this.sentOnSocket += n
-    this.recorder.started(n)
-    const now = performance.now()
-    const planned = this.planned
+    return room < this.refillAt ? 0 : room
+  }
+
+  send (n, now, planned) {
     if (this.batches !== null) {
-      for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, this.batchIsHead)
-      connection.socket.write(this.batch(n))
+      const isHead = this.batchIsHead
+      for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, isHead)
+      this.connection.socket.write(this.batch(n))
     } else {
       this.sendSequence(n, now, planned)
     }
@@ -188,102 +192,90 @@ class Client extends ClientBase {
   sendSequence (n, now, planned) {
     const socket = this.connection.socket
     const sequence = this.sequence
-    if (sequence.compiledOnly) {
+    if (sequence.templateOnly) {
       // Templates: n requests written into the connection's own buffer,
       // one write.
-      const bytes = sequence.compiledRun(n)
+      const bytes = sequence.templateBatch(n)
       const isHead = sequence.entries[0].isHead
       for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, isHead)
       socket.write(bytes)
       // Not sent at once but queued (the kernel's buffer was full): the
       // bytes must stay as they are until they go, so the next batch is
       // written elsewhere. Sent, they can be written over.
-      if (socket.writableLength !== 0) sequence.compiledKept()
+      if (socket.writableLength !== 0) sequence.templateKept()
       return
     }
     if (sequence.allStatic && sequence.order === null && n > 1) {
       // Static entries only, in the sequence's own order: one write of n
-      // requests in a row (a shared order picks them one by one below).
-      const start = sequence.index
+      // requests in a row (a shared order picks them one by one).
       const entries = sequence.entries
-      const bytes = sequence.run(n)
+      const start = sequence.advance(n)
       for (let k = 0, e = start; k < n; k++) {
         this.push(now, planned === null ? now : planned[k], e, entries[e].isHead)
         if (++e === entries.length) e = 0
       }
-      socket.write(bytes)
+      socket.write(this.runOf(start, n))
       return
     }
-    this.sendEach(n, now, planned)
+    this.client.sendEach(n, now, planned)
+  }
+
+  // n static entries from `start` on, as one buffer, built once.
+  runOf (start, n) {
+    const key = start * 4096 + n
+    if (this.runs === null) this.runs = new Map()
+    let bytes = this.runs.get(key)
+    if (bytes === undefined) {
+      const entries = this.sequence.entries
+      const parts = new Array(n)
+      for (let k = 0; k < n; k++) parts[k] = entries[(start + k) % entries.length].bytes
+      bytes = Buffer.concat(parts)
+      if (n < 4096) this.runs.set(key, bytes)
+    }
+    return bytes
   }
 
   // One write for all of a batch: a single buffer costs far less than a
   // writev of many small ones.
-  queueRequest (bytes, now, planned, entry, k) {
+  queue (bytes, now, planned, entry, k) {
     this.push(now, planned, entry, this.sequence.lastIsHead)
     if (k === 0) this.queued = bytes
     else if (k === 1) this.queued = [this.queued, bytes]
     else this.queued.push(bytes)
   }
 
-  flushQueued (count) {
+  flush (count) {
     this.connection.socket.write(count === 1 ? this.queued : Buffer.concat(this.queued))
     this.queued = null
   }
 
-  // A setupRequest's promise (awaitRequest) holds its place in the FIFO
-  // so nothing overtakes it.
-  holdSlot () {
+  // A setupRequest's promise holds its place in the FIFO so that nothing
+  // overtakes it.
+  hold () {
     this.sentAt[this.nextSlot()] = performance.now()
     this.inFlight++
     return 0
   }
 
-  releaseHold () {
+  release () {
     this.inFlight--
   }
 
-  maySendSettled () {
-    return true
-  }
-
-  sendSettled (bytes, entry, planned) {
+  sendHeld (bytes, entry, planned) {
     this.push(performance.now(), planned, entry, this.sequence.lastIsHead)
     this.connection.socket.write(bytes)
   }
 
-  // Nothing more to send on this socket: reconnect or finish.
-  checkIdle () {
-    if (this.inFlight > 0 || this.pendingRequest !== null) return
-    if (this.parked) return this.connection.park()
-    if (this.maxRequests && this.completed >= this.maxRequests) return this.finish()
-    if (this.run.exhausted()) return this.finish()
-    if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate && this.connection.socket) this.connection.recycle()
-  }
-
-  // --- receiving (called by the transport and the parser) ---
-
-  onData (buf, start, end) {
-    this.readAt = performance.now()
-    this.parser.execute(buf, start, end)
-    const socket = this.connection.socket
-    if (this.closeAfterResponse && socket) {
-      // The server said Connection: close: whatever else is in flight goes
-      // again on a new connection (see onClose).
-      socket.destroy()
-      return
-    }
-    this.pump()
-  }
+  // --- the parser's calls ---
 
   onHeadersComplete (status, headers) {
-    if (this.wantBody) {
+    if (this.client.wantBody) {
       this.bodyChunks = []
       this.bodyBytes = 0
     }
     if (headers !== null) {
       this.bodyHeaders = headers
-      this.emitHeaders(headers)
+      this.client.emitHeaders(headers)
     }
     return this.isHead[this.head] === 1
   }
@@ -291,7 +283,7 @@ class Client extends ClientBase {
   onBody (buf, start, end) {
     if (this.bodyTooLarge) return
     this.bodyBytes += end - start
-    if (this.bodyBytes > this.maxBodySize) {
+    if (this.bodyBytes > this.client.maxBodySize) {
       // Kept no further: the response is read to its end and then counted
       // as an error, and the connection goes on.
       this.bodyTooLarge = true
@@ -303,39 +295,43 @@ class Client extends ClientBase {
   }
 
   onMessageComplete (status, bytes, close) {
+    const client = this.client
     if (this.proxied && status === 407 && this.inFlight > 0) {
       this.parser.abort()
-      this.fail(require('../transport/tunnel').refusedRequest(this.target))
+      client.fail(require('../transport/tunnel').refusedRequest(client.target))
       return
     }
-    if (this.inFlight === 0 || (this.pendingRequest !== null && this.inFlight === 1)) {
+    if (this.inFlight === 0 || (client.pendingRequest !== null && this.inFlight === 1)) {
       // A response nobody asked for.
       this.parser.abort()
-      this.fail(new ResponseParseError('AC_UNEXPECTED_RESPONSE', 'received a response to no request'))
+      client.fail(new ResponseParseError('AC_UNEXPECTED_RESPONSE', 'received a response to no request'))
       return
     }
     const slot = this.head
     this.head = slot + 1 === this.pipelining ? 0 : slot + 1
     this.inFlight--
-    this.completed++
-    this.connection.succeeded()
-    if (close) this.closeAfterResponse = true
+    if (close) this.accepting = false
     if (this.bodyTooLarge) {
       this.bodyTooLarge = false
       this.bodyChunks = null
-      return this.bodyOverflow()
+      return client.overflowed()
     }
     let body = null
     if (this.bodyChunks !== null) {
       body = this.bodyChunks.length === 1 ? this.bodyChunks[0] : Buffer.concat(this.bodyChunks)
       this.bodyChunks = null
     }
-    this.respond(status, bytes, this.sentAt[slot], this.plannedAt[slot], this.entryOf[slot], body, this.bodyHeaders)
+    client.respond(status, bytes, this.sentAt[slot], this.plannedAt[slot], this.entryOf[slot], body, this.bodyHeaders)
   }
 
   onParseError (err) {
-    this.fail(err)
+    this.client.fail(err)
   }
 }
 
-module.exports = { Client }
+module.exports = {
+  name: 'http/1.1',
+  create: (client, setup) => new Http1(client, setup),
+  encodingFor: () => http1Encoding,
+  Http1
+}

@@ -113,4 +113,30 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, abs
   return headBytes(head + '\r\n')
 }
 
-module.exports = { encodeRequest }
+// How a request sequence (lib/client/request-sequence.js) encodes for
+// HTTP/1.1: bytes, with ids and {{…}} holes spliced into them.
+const http1Encoding = Object.freeze({
+  encode: encodeRequest,
+  // Encoded once with a marker where the ids go: each request is then the
+  // parts joined by a fresh id (ids have a fixed length, so Content-Length
+  // holds). latin1 keeps the bytes as they are.
+  withIds (template, base) {
+    const { ID_MARKER, replaceIds } = require('../client/ids')
+    const marked = encodeRequest({ ...replaceIds(template, ID_MARKER), host: base.host }, base.absoluteForm)
+    const parts = marked.latin1Slice(0, marked.length).split(ID_MARKER)
+    return (id) => Buffer.from(parts.join(id), 'latin1')
+  },
+  // {{…}}: compiled once into chunks and holes (template.js), written by
+  // a writer of this connection's (template-writer.js); null without any.
+  template (template, base, name, conn) {
+    const { hasTemplate, compile } = require('./template')
+    const headers = template.headers
+    if (!hasTemplate(template.path) && !hasTemplate(template.body) && !Object.keys(headers).some((k) => hasTemplate(headers[k]))) return null
+    const compiled = compile(template, (req) => encodeRequest({ ...req, host: base.host }, base.absoluteForm), { name })
+    if (compiled === null) return null
+    const { TemplateWriter } = require('./template-writer')
+    return new TemplateWriter(compiled, conn)
+  }
+})
+
+module.exports = { encodeRequest, http1Encoding }

@@ -1,10 +1,8 @@
 'use strict'
 
 // HTTP/2 on one connection (RFC 9113), from the codec in this folder: the
-// public Client of autocannon's API (lib/client/client.js) over streams.
-// Its Connection (lib/transport/connection.js) drives it through the same
-// calls as HTTP/1.1's client, and the run is reached through the same port
-// (lib/engine/run.js).
+// protocol object a connection's Client (lib/client/client.js, which says
+// what a protocol answers to) holds, as HTTP/1.1's (lib/http1/client-h1.js).
 //
 // The connection starts with our preface, SETTINGS and a connection
 // WINDOW_UPDATE; requests go once the server's SETTINGS came (they say how
@@ -26,23 +24,20 @@
 // one, sent again on the next connection as never started.
 
 const { performance } = require('perf_hooks')
-const { ClientBase } = require('../client/client')
-const { sequenceFor } = require('../http1/request-sequence')
-const { ResponseParseError, RequestTimeoutError } = require('../core/errors')
-const {
-  FrameParser, CLIENT_PREFACE, MAX_WINDOW, encodeSettings, encodeWindowUpdate, encodePing, encodeRstStream,
-  encodeGoaway, encodeData, setStreamId, DEFAULT_MAX_FRAME_SIZE
-} = require('./frames')
+const { hangUp } = require('../client/client')
+const { ResponseParseError } = require('../core/errors')
+const { FrameParser, CLIENT_PREFACE, encodeSettings, encodeWindowUpdate, encodeData, setStreamId, DEFAULT_MAX_FRAME_SIZE } = require('./frames')
 const { Decoder, DEFAULT_TABLE_SIZE } = require('./hpack')
-const { ERROR_CODES, http2Error, resetError, goawayError } = require('./errors')
+const { ERROR_CODES, goawayError } = require('./errors')
 const { h2Encoding, withTableSizeUpdate } = require('./request-frames')
+const {
+  onSettings, onPing, onWindowUpdate, onHeaders, onStreamData, onRstStream, onStreamError, onConnectionError, onGoaway
+} = require('./server-frames')
 
 // The window we grant each stream and, after our first WINDOW_UPDATE, the
 // connection (as h2load's defaults): large enough that flow control
 // never holds a benchmark's responses back.
 const WINDOW = (1 << 30) - 1
-// A window is topped up once this much of it was read.
-const WINDOW_REFILL = 1 << 29
 // The frames we take: larger than the default, so a large body costs
 // fewer frames.
 const MAX_FRAME_SIZE = 1 << 16
@@ -56,12 +51,14 @@ const PREFACE = Buffer.concat([
   encodeSettings({ headerTableSize: DEFAULT_TABLE_SIZE, enablePush: 0, initialWindowSize: WINDOW, maxFrameSize: MAX_FRAME_SIZE }),
   encodeWindowUpdate(0, WINDOW - INITIAL_WINDOW)
 ])
-const SETTINGS_ACK = encodeSettings({}, true)
 
-class Http2Client extends ClientBase {
-  constructor (run, setup, target, index, connect, requests, order = null) {
-    super(run, setup, target, index, connect, sequenceFor(setup, target, requests, order, index, h2Encoding(target)))
-    this.timeoutMs = setup.timeoutMs
+class Http2 {
+  // client: the Client it frames requests for; setup: Run#clientSetup.
+  constructor (client, setup) {
+    this.client = client
+    this.connection = client.connection
+    this.sequence = client.sequence
+    this.pipelining = setup.pipelining
     // The last stream id this client opens on a connection before it
     // moves to a new one.
     this.maxStreamId = MAX_STREAM_ID
@@ -74,8 +71,13 @@ class Http2Client extends ClientBase {
     // Streams whose body waits for a window, by id, oldest first.
     this.blocked = []
 
-    // Slots of the requests in flight.
+    // Slots of the requests in flight: when each was sent, when it was
+    // planned to go, the sequence entry it is, and its stream's state.
     const p = this.pipelining
+    this.sentAt = new Float64Array(p)
+    this.plannedAt = new Float64Array(p)
+    this.entryOf = new Int32Array(p)
+    this.inFlight = 0
     this.free = new Int32Array(p)
     this.freeTop = 0
     this.slotOf = new Map()
@@ -101,24 +103,22 @@ class Http2Client extends ClientBase {
 
     // The one request of a sequence that never changes, or null.
     this.fixed = null
-    // The frame parser calls these (its names are not the connection's).
+    // The frame parser's calls: what the server's frames do (server-frames.js).
     this.frames = {
-      onData: (id, buf, start, end, endStream, flow) => this.onStreamData(id, buf, start, end, endStream, flow),
-      onHeaders: (id, buf, start, end, endStream) => this.onHeaders(id, buf, start, end, endStream),
-      onSettings: (ack, settings) => this.onSettings(ack, settings),
-      onPing: (ack, opaque) => this.onPing(ack, opaque),
-      onGoaway: (lastId, code, debug) => this.onGoaway(lastId, code, debug),
-      onRstStream: (id, code) => this.onRstStream(id, code),
-      onWindowUpdate: (id, increment) => this.onWindowUpdate(id, increment),
-      onStreamError: (err) => this.onStreamError(err),
-      onError: (err) => this.onConnectionError(err)
+      onData: (id, buf, start, end, endStream, flow) => onStreamData(this, id, buf, start, end, endStream, flow),
+      onHeaders: (id, buf, start, end, endStream) => onHeaders(this, id, buf, start, end, endStream),
+      onSettings: (ack, settings) => onSettings(this, ack, settings),
+      onPing: (ack, opaque) => onPing(this, ack, opaque),
+      onGoaway: (lastId, code, debug) => onGoaway(this, lastId, code, debug),
+      onRstStream: (id, code) => onRstStream(this, id, code),
+      onWindowUpdate: (id, increment) => onWindowUpdate(this, id, increment),
+      onStreamError: (err) => onStreamError(this, err),
+      onError: (err) => onConnectionError(this, err)
     }
-    this.watchListeners()
   }
 
-  refreshFastPath () {
+  refresh () {
     this.fixed = this.sequence.staticBytes
-    this.refreshWants()
   }
 
   freeAll () {
@@ -137,10 +137,10 @@ class Http2Client extends ClientBase {
     this.blocked.length = 0
   }
 
-  // --- the connection's calls ---
+  // --- the socket ---
 
   // A new socket: a new HTTP/2 connection, nothing of the last carries over.
-  onOpen () {
+  open () {
     this.parser = new FrameParser(this.frames, { maxFrameSize: MAX_FRAME_SIZE })
     this.decoder = new Decoder(DEFAULT_TABLE_SIZE)
     this.newConnection()
@@ -152,6 +152,7 @@ class Http2Client extends ClientBase {
     this.nextStreamId = 1
     this.streamLimit = this.pipelining
     this.goingAway = false
+    this.accepting = true
     this.goawayCode = 0
     this.goawayDebug = null
     // The server's window for what we send on the connection, its initial
@@ -162,44 +163,34 @@ class Http2Client extends ClientBase {
     this.needSizeUpdate = false
     // Octets of DATA read since the connection's last WINDOW_UPDATE.
     this.recvOwed = 0
-    this.sentOnSocket = 0
   }
 
-  onReady () {
+  connected () {
     this.readyAt = performance.now()
     this.connection.socket.write(PREFACE)
   }
 
-  onData (buf, start, end) {
-    this.readAt = performance.now()
+  read (buf, start, end) {
     this.parser.execute(buf, start, end)
-    this.pump()
+    return true
   }
 
-  onEnd () {
-    this.readAt = performance.now()
+  end () {}
+
+  // Requests the server had taken end with the socket: in the GOAWAY's
+  // error, if it sent one.
+  unanswered () {
+    if (this.goingAway && this.goawayCode !== ERROR_CODES.NO_ERROR) return goawayError(this.goawayCode, this.goawayDebug)
+    return hangUp()
   }
 
-  // The socket closed without a failure counted: → the error to count, or
-  // null. Requests the server had taken end with it.
-  onClose (connected) {
-    if (this.inFlight > 0 && this.goingAway && this.goawayCode !== ERROR_CODES.NO_ERROR) return goawayError(this.goawayCode, this.goawayDebug)
-    if (this.inFlight > 0) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
-    if (!connected) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
+  closedIdle () {
     if (!this.ready) return new ResponseParseError('AC_H2_NO_SETTINGS', 'the HTTP/2 server closed the connection before sending its SETTINGS')
     return null
   }
 
-  // Until the server's SETTINGS came, the connection is not set up: a
-  // failure then is a failed connection (one request, as for TCP).
-  onFail (err, connected) {
-    super.onFail(err, connected && this.ready)
-  }
-
-  dropInFlight () {
+  drop () {
     this.freeAll()
-    // A setupRequest still settling held a slot: it ended with the rest.
-    this.pendingRequest = null
   }
 
   oldestSentAt () {
@@ -210,12 +201,22 @@ class Http2Client extends ClientBase {
 
   // The server's SETTINGS are part of connecting: not there within the
   // timeout, the connection counts as one that could not be opened.
-  checkTimeout (now) {
-    const connection = this.connection
-    if (!this.ready && connection.connected && connection.socket !== null && !connection.countedFailure && now - this.readyAt >= this.timeoutMs) {
-      return connection.fail(new RequestTimeoutError(this.timeoutMs / 1000, true))
-    }
-    connection.checkTimeout(now)
+  setUpSince () {
+    return this.ready ? 0 : this.readyAt
+  }
+
+  // After a GOAWAY, or with the stream ids used up, a new connection
+  // takes over.
+  get spent () {
+    return this.goingAway || this.idsLeft() === 0
+  }
+
+  retire () {
+    this.parser.abort()
+  }
+
+  stop () {
+    if (this.parser !== null) this.parser.abort()
   }
 
   // --- sending ---
@@ -225,45 +226,31 @@ class Http2Client extends ClientBase {
     return this.nextStreamId > this.maxStreamId ? 0 : ((this.maxStreamId - this.nextStreamId) >>> 1) + 1
   }
 
-  canSend () {
-    if (this.goingAway || this.pendingRequest !== null || this.parked) return false
-    if (this.maxRequests && this.completed + this.inFlight >= this.maxRequests) return false
-    if (this.reconnectRate && this.sentOnSocket >= this.reconnectRate) return false
-    return true
+  // Streams are opened again as soon as they are free: one write per read
+  // carries all that read's responses made room for. (Waiting for half of
+  // them, as HTTP/1.1's pipeline does, costs more per request against
+  // nginx: the server then gets fewer requests per read.)
+  room () {
+    return Math.min(this.streamLimit - this.inFlight, this.idsLeft())
   }
 
-  pump () {
-    const connection = this.connection
-    if (!this.ready || !connection.connected || this.stopped || connection.countedFailure) return
-    const room = Math.min(this.streamLimit - this.inFlight, this.idsLeft())
-    // Streams are opened again as soon as they are free: one write per
-    // read carries all that read's responses made room for. (Waiting for
-    // half of them, as HTTP/1.1's pipeline does, costs more per request
-    // against nginx: the server then gets fewer requests per read.)
-    if (room < 1 || !this.canSend()) return this.checkIdle()
-    let n = this.allowed(room)
-    n = this.run.take(this, n)
-    if (n === 0) return this.checkIdle()
-    // Counted before anything can end them (see HTTP/1.1's pump).
-    this.sentOnSocket += n
-    this.recorder.started(n)
-    const now = performance.now()
-    const planned = this.planned
-    if (this.fixed !== null) {
-      for (let k = 0; k < n; k++) this.queueRequest(this.fixed, now, planned === null ? now : planned[k], 0, k)
+  send (n, now, planned) {
+    const fixed = this.fixed
+    if (fixed !== null) {
+      for (let k = 0; k < n; k++) this.queue(fixed, now, planned === null ? now : planned[k], 0, k)
       this.write(n, now)
     } else {
-      this.sendEach(n, now, planned)
+      this.client.sendEach(n, now, planned)
     }
   }
 
-  queueRequest (encoded, now, planned, entry, k) {
+  queue (encoded, now, planned, entry, k) {
     this.batchReqs[k] = encoded
     this.batchPlanned[k] = planned
     this.batchEntry[k] = entry
   }
 
-  flushQueued (count, now) {
+  flush (count, now) {
     this.write(count, now)
   }
 
@@ -369,7 +356,7 @@ class Http2Client extends ClientBase {
       const n = Math.min(body.length - off, this.sendWindow, this.streamWindow[slot])
       if (n > 0) {
         const last = off + n === body.length
-        this.send(encodeData(id, body.subarray(off, off + n), last, DEFAULT_MAX_FRAME_SIZE))
+        this.control(encodeData(id, body.subarray(off, off + n), last, DEFAULT_MAX_FRAME_SIZE))
         this.sendWindow -= n
         this.streamWindow[slot] -= n
         this.bodyOff[slot] = off + n
@@ -383,222 +370,34 @@ class Http2Client extends ClientBase {
     blocked.length = kept
   }
 
-  // A setupRequest's promise (awaitRequest) holds a slot, so that a
-  // timeout counts from now.
-  holdSlot () {
+  // A setupRequest's promise holds a slot, so that a timeout counts from
+  // now.
+  hold () {
     return this.takeSlot(performance.now())
   }
 
-  releaseHold (slot) {
+  release (slot) {
     this.releaseSlot(slot)
   }
 
-  // After a GOAWAY the server takes no new stream.
-  maySendSettled () {
-    return !this.goingAway
-  }
-
-  sendSettled (encoded, entry, planned) {
-    this.queueRequest(encoded, 0, planned, entry, 0)
+  sendHeld (encoded, entry, planned) {
+    this.queue(encoded, 0, planned, entry, 0)
     this.write(1, performance.now())
-  }
-
-  // Nothing more to send on this socket: reconnect or finish.
-  checkIdle () {
-    if (this.inFlight > 0 || this.pendingRequest !== null) return
-    if (this.parked) return this.connection.park()
-    if (this.maxRequests && this.completed >= this.maxRequests) return this.finish()
-    if (this.run.exhausted()) return this.finish()
-    if (this.connection.socket === null || !this.ready) return
-    // After a GOAWAY, or with the stream ids used up, a new connection
-    // takes over; reconnectRate asks for one too.
-    if (this.goingAway || this.idsLeft() === 0 || (this.reconnectRate && this.sentOnSocket >= this.reconnectRate)) {
-      this.parser.abort()
-      this.connection.recycle()
-    }
   }
 
   // Frames of our own between the requests' (acknowledgements, windows,
   // resets, bodies that waited): not once the connection is failing or
   // the run is over, which may happen in the middle of a read.
-  send (frames) {
+  control (frames) {
     const connection = this.connection
-    if (this.stopped || connection.countedFailure || connection.socket === null) return
+    if (this.client.stopped || connection.countedFailure || connection.socket === null) return
     connection.socket.write(frames)
-  }
-
-  stop () {
-    super.stop()
-    if (this.parser !== null) this.parser.abort()
-  }
-
-  // --- the server's frames ---
-
-  onSettings (ack, settings) {
-    if (ack) return
-    if (settings.maxConcurrentStreams !== undefined) this.streamLimit = Math.min(this.pipelining, settings.maxConcurrentStreams)
-    if (settings.initialWindowSize !== undefined) {
-      // Open streams' windows move by the change (§6.9.2).
-      const delta = settings.initialWindowSize - this.peerInitialWindow
-      this.peerInitialWindow = settings.initialWindowSize
-      for (let i = 0; i < this.pipelining; i++) if (this.streamOf[i] !== 0) this.streamWindow[i] += delta
-    }
-    if (settings.headerTableSize !== undefined && settings.headerTableSize < this.peerTableSize) this.needSizeUpdate = true
-    if (settings.headerTableSize !== undefined) this.peerTableSize = settings.headerTableSize
-    this.send(SETTINGS_ACK)
-    if (!this.ready) {
-      this.ready = true
-      this.connection.succeeded()
-    }
-    if (this.blocked.length > 0) this.sendBodies()
-  }
-
-  onPing (ack, opaque) {
-    if (!ack) this.send(encodePing(opaque, true))
-  }
-
-  onWindowUpdate (id, increment) {
-    if (id === 0) {
-      this.sendWindow += increment
-      if (this.sendWindow > MAX_WINDOW) return this.onConnectionError(http2Error('FLOW_CONTROL_ERROR', `a WINDOW_UPDATE that took the connection's window to ${this.sendWindow}, above 2^31-1`))
-    } else {
-      const slot = this.slotOf.get(id)
-      if (slot === undefined) return
-      this.streamWindow[slot] += increment
-    }
-    if (this.blocked.length > 0) this.sendBodies()
-  }
-
-  onHeaders (id, buf, start, end, endStream) {
-    // Every block is decoded, whoever's: the table must stay in step.
-    const slot = this.slotOf.get(id)
-    const want = this.wantHeaders && slot !== undefined
-    let status
-    try {
-      status = this.decoder.decode(buf, start, end, want)
-    } catch (err) {
-      return this.onConnectionError(err)
-    }
-    if (slot === undefined) return
-    this.bytesOf[slot] += end - start
-    if (this.status[slot] !== 0) {
-      // Trailers.
-      if (endStream) this.complete(slot)
-      return
-    }
-    if (status >= 100 && status < 200 && !endStream) return
-    if (status <= 0) return this.streamError(slot, http2Error('PROTOCOL_ERROR', `a response on stream ${id} without a valid :status`, id))
-    this.status[slot] = status
-    if (want) {
-      this.headersOf[slot] = this.decoder.headers
-      this.emitHeaders(this.decoder.headers)
-    }
-    if (this.wantBody) this.chunks[slot] = []
-    if (endStream) this.complete(slot)
-  }
-
-  onStreamData (id, buf, start, end, endStream, flow) {
-    this.recvOwed += flow
-    if (this.recvOwed >= WINDOW_REFILL) {
-      this.send(encodeWindowUpdate(0, this.recvOwed))
-      this.recvOwed = 0
-    }
-    const slot = this.slotOf.get(id)
-    if (slot === undefined) return
-    if (this.status[slot] === 0) return this.streamError(slot, http2Error('PROTOCOL_ERROR', `DATA on stream ${id} before its response's HEADERS`, id))
-    this.recvStream[slot] += flow
-    if (this.recvStream[slot] >= WINDOW_REFILL && !endStream) {
-      this.send(encodeWindowUpdate(id, this.recvStream[slot]))
-      this.recvStream[slot] = 0
-    }
-    const length = end - start
-    this.bytesOf[slot] += length
-    const chunks = this.chunks[slot]
-    if (chunks !== null && length > 0 && this.tooLarge[slot] === 0) {
-      this.bodySize[slot] += length
-      // Kept no further: read to its end, then counted as an error.
-      if (this.bodySize[slot] > this.maxBodySize) this.tooLarge[slot] = 1
-      // Copied: the read buffer is shared and reused.
-      else chunks.push(Buffer.from(buf.subarray(start, end)))
-    }
-    if (endStream) this.complete(slot)
-  }
-
-  // A response ended (END_STREAM).
-  complete (slot) {
-    const id = this.streamOf[slot]
-    // The server answered before taking the whole body: the rest is not sent.
-    if (this.bodyOf[slot] !== null) this.send(encodeRstStream(id, ERROR_CODES.NO_ERROR))
-    const status = this.status[slot]
-    const bytes = this.bytesOf[slot]
-    const sentAt = this.sentAt[slot]
-    const plannedAt = this.plannedAt[slot]
-    const entry = this.entryOf[slot]
-    const chunks = this.chunks[slot]
-    const headers = this.headersOf[slot]
-    const tooLarge = this.tooLarge[slot] === 1
-    this.releaseSlot(slot)
-    this.completed++
-    this.connection.succeeded()
-    if (tooLarge) return this.bodyOverflow()
-    let body = null
-    if (chunks !== null) body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
-    this.respond(status, bytes, sentAt, plannedAt, entry, body, headers)
-  }
-
-  onRstStream (id, code) {
-    const slot = this.slotOf.get(id)
-    if (slot === undefined) return
-    this.endInError(slot, resetError(code, id))
-  }
-
-  // A stream error of ours (§5.4.2): the stream is reset, its request ends
-  // in that error.
-  onStreamError (err) {
-    const slot = this.slotOf.get(err.streamId)
-    if (slot === undefined) {
-      this.send(encodeRstStream(err.streamId, err.http2Code))
-      return
-    }
-    this.streamError(slot, err)
-  }
-
-  streamError (slot, err) {
-    this.send(encodeRstStream(this.streamOf[slot], err.http2Code))
-    this.endInError(slot, err)
-  }
-
-  endInError (slot, err) {
-    this.releaseSlot(slot)
-    this.completed++
-    this.run.onClientError(this, err, 1, 'parse', true)
-  }
-
-  // A connection error (§5.4.1): GOAWAY with its code, and the connection
-  // fails, with every request in flight.
-  onConnectionError (err) {
-    this.parser.abort()
-    this.send(encodeGoaway(0, err.http2Code === undefined ? ERROR_CODES.INTERNAL_ERROR : err.http2Code))
-    this.fail(err)
-  }
-
-  // Streams above lastId were not processed (§6.8): they go again on the
-  // next connection, counted once. No new stream goes on this one, which
-  // closes once the rest are answered.
-  onGoaway (lastId, code, debug) {
-    this.goingAway = true
-    this.goawayCode = code
-    this.goawayDebug = debug
-    let unprocessed = 0
-    for (let i = 0; i < this.pipelining; i++) {
-      if (this.streamOf[i] > lastId) {
-        this.releaseSlot(i)
-        unprocessed++
-      }
-    }
-    if (unprocessed > 0) this.resend(unprocessed)
-    this.checkIdle()
   }
 }
 
-module.exports = { Http2Client }
+module.exports = {
+  name: 'h2',
+  create: (client, setup) => new Http2(client, setup),
+  encodingFor: h2Encoding,
+  Http2
+}

@@ -51,10 +51,12 @@ function withTableSizeUpdate (request) {
   return { ...framesOf(block, request.body), block, body: request.body }
 }
 
-// The sequence's encoding (lib/http1/request-sequence.js) for a target.
+// How a request sequence (lib/client/request-sequence.js) encodes for
+// HTTP/2 at a target: frames, encoded again for each request with ids.
+// No {{…}} templates (refused before the run).
 function h2Encoding (target) {
   const scheme = target.secure ? 'https' : 'http'
-  return Object.freeze({ encode: (req) => encodeH2Request(req, scheme), splices: false })
+  return Object.freeze({ encode: (req) => encodeH2Request(req, scheme) })
 }
 
 module.exports = { encodeH2Request, withTableSizeUpdate, h2Encoding }

@@ -11,13 +11,16 @@
 // ready moment, its end and close, one failure counted once, the back-off
 // before it opens again, and the timeouts the run's sweep checks.
 //
-// The protocol (lib/http1/client.js, HTTP/1.1) is driven through a fixed set of
-// calls, the same for any protocol: onOpen() before each socket, onReady()
-// once it can write, onData(buf, start, end) for what it reads, onEnd()
-// when the peer ends, onClose(connected) → an error to count or null,
-// onFail(err, connected) for the requests lost, dropInFlight(), and
-// nothingLeft()/finish() when it is closed for good. It answers
-// `inFlight`, `sentOnSocket`, `done` and oldestSentAt() back.
+// What it carries is driven through a fixed set of calls, the same
+// whatever the protocol (`protocol` here is the connection's Client,
+// lib/client/client.js, which holds the protocol's framing): onOpen()
+// before each socket, onReady() once it can write, onData(buf, start, end)
+// for what it reads, onEnd() when the peer ends, onClose(connected) → an
+// error to count or null, onFail(err, connected) for the requests lost,
+// dropInFlight(), and nothingLeft()/finish() when it is closed for good.
+// It answers `inFlight`, `sentOnSocket`, `done`, oldestSentAt() and
+// setUpSince() (when the protocol began to wait for the server to set the
+// connection up, HTTP/2's SETTINGS; 0 when it does not wait) back.
 
 const { performance } = require('perf_hooks')
 const { RequestTimeoutError } = require('../core/errors')
@@ -151,12 +154,18 @@ class Connection {
     setImmediate(() => this.open())
   }
 
-  // Called by the run's sweep, not per request: no timer per request.
+  // Called by the run's sweep, not per request: no timer per request. A
+  // request waits from when it was sent; a connection from when it began
+  // to connect, and then for the protocol's set-up, which is part of
+  // connecting: not done within the timeout, it counts as a connection
+  // that could not be opened.
   checkTimeout (now) {
     if (this.socket === null || this.countedFailure) return
-    const since = this.protocol.inFlight > 0 ? this.protocol.oldestSentAt() : (this.connected ? 0 : this.connectStartedAt)
+    const protocol = this.protocol
+    const waiting = protocol.inFlight > 0
+    const since = waiting ? protocol.oldestSentAt() : (this.connected ? protocol.setUpSince() : this.connectStartedAt)
     if (since !== 0 && now - since >= this.timeoutMs) {
-      this.fail(new RequestTimeoutError(this.timeoutMs / 1000, !this.connected))
+      this.fail(new RequestTimeoutError(this.timeoutMs / 1000, !waiting))
     }
   }
 
