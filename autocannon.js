@@ -10,14 +10,6 @@ function track (instance, opts) {
   return require('./lib/output/track')(instance, opts)
 }
 
-function printResult (result, opts) {
-  return require('./lib/output/print-result')(result, opts)
-}
-
-function aggregateResult (results, opts) {
-  return require('./lib/results/result').aggregateResult(results, opts || {})
-}
-
 function findMaxRate (opts) {
   return require('./lib/search/find-max-rate').findMaxRate(opts)
 }
@@ -43,8 +35,9 @@ function compare (a, b, opts) {
 module.exports = autocannon
 module.exports.default = autocannon
 module.exports.track = track
-module.exports.printResult = printResult
-module.exports.aggregateResult = aggregateResult
+// Also autocannon's own paths, lib/printResult and lib/aggregateResult.
+module.exports.printResult = require('./lib/printResult')
+module.exports.aggregateResult = require('./lib/aggregateResult')
 module.exports.parseArguments = parseArguments
 module.exports.findMaxRate = findMaxRate
 module.exports.renderHtml = renderHtml

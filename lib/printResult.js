@@ -1,7 +1,13 @@
 'use strict'
 
-// autocannon's own path for printResult, which scripts written for it
-// require directly (require('autocannon/lib/printResult')). Internal like
-// the rest of lib/; the public one is require('autocannon').printResult.
+// printResult(result, opts): autocannon's own path for it, which scripts
+// written for autocannon require directly
+// (require('autocannon/lib/printResult')), and the function the package
+// exports as require('autocannon').printResult, the same one. It loads the
+// tables when first called, and nothing of the engine.
 
-module.exports = require('../autocannon').printResult
+function printResult (result, opts) {
+  return require('./output/print-result')(result, opts)
+}
+
+module.exports = printResult

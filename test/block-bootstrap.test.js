@@ -7,7 +7,7 @@
 // norm.sf(sqrt(n / (n - 1)) * t.ppf(0.975, n - 1))).
 
 const t = require('tap')
-const { Blocks, ratioIntervals, expandedTail, countAt, MAX_BLOCKS } = require('../lib/compare/stats/block-bootstrap')
+const { Blocks, ratioIntervals, expandedTail, countAt, MAX_BLOCKS } = require('../lib/stats/block-bootstrap')
 const { createLatencyHistogram } = require('../lib/results/histogram')
 const { seededRandom } = require('../lib/core/random')
 

@@ -1,6 +1,6 @@
 'use strict'
 
-// The CLI's code cache (lib/core/compile-cache.js): a second start takes
+// The CLI's code cache (lib/cli/compile-cache.js): a second start takes
 // our modules' compiled code from the cache, an edited file is compiled
 // again (V8 itself would take a same-length edit's stale code), the user's
 // files and the main module are left to Node, and the cache folder is one
@@ -10,7 +10,7 @@ const t = require('tap')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { cacheDirectory, foldersOf } = require('../lib/core/compile-cache')
+const { cacheDirectory, foldersOf } = require('../lib/cli/compile-cache')
 const { execFile, execFileSync } = require('child_process')
 const { httpServer } = require('./helpers/servers')
 const { BIN } = require('./helpers/cli')
@@ -37,7 +37,7 @@ function layout (t) {
 // cache's counts, after flush(), which writes what was missing.
 function loadWith ({ root, dir, folders }, file) {
   const script = `
-    const { install } = require(${JSON.stringify(require.resolve('../lib/core/compile-cache'))})
+    const { install } = require(${JSON.stringify(require.resolve('../lib/cli/compile-cache'))})
     const cache = install({ root: ${JSON.stringify(root)}, dir: ${JSON.stringify(dir)}${folders ? `, folders: ${JSON.stringify(folders)}` : ''} })
     const loaded = require(${JSON.stringify(file)})
     Promise.resolve(typeof loaded.report === 'function' ? loaded.report() : loaded).then((value) => {

@@ -97,6 +97,41 @@ t.test('no folder of lib/ requires one that requires it back', async (t) => {
   t.same([...folders.get('core')], [], 'lib/core requires no other folder')
 })
 
+// The folders from `from` to `to` along the graph's edges (both ends
+// included), or null.
+function pathBetween (graph, from, to) {
+  const previous = new Map([[from, null]])
+  const queue = [from]
+  while (queue.length > 0) {
+    const node = queue.shift()
+    if (node === to) {
+      const found = []
+      for (let at = to; at !== null; at = previous.get(at)) found.unshift(at)
+      return found
+    }
+    for (const next of graph.get(node) || []) {
+      if (!previous.has(next)) {
+        previous.set(next, node)
+        queue.push(next)
+      }
+    }
+  }
+  return null
+}
+
+// Outputs come after the run: a stage the run goes through that needs
+// lib/output (to word an error, say) would load the tables and reports
+// into every run and every worker thread, and turn the flow upside down.
+t.test('no stage of the run requires lib/output, directly or through others', async (t) => {
+  t.same(pathBetween(new Map([['a', new Set(['b'])], ['b', new Set(['c'])]]), 'a', 'c'), ['a', 'b', 'c'], 'the path finder finds a path')
+  const folders = folderGraph(graph)
+  for (const stage of ['search', 'engine', 'config', 'client', 'http1', 'http2', 'transport']) {
+    t.ok(folders.has(stage), `lib/${stage} is read`)
+    const found = pathBetween(folders, stage, 'output')
+    t.equal(found && found.join(' → '), null, `lib/${stage} reaches no lib/output`)
+  }
+})
+
 t.test('ls lib shows the stages, each described in the README', async (t) => {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
   const section = readme.slice(readme.indexOf('## How it is built'), readme.indexOf('## License'))

@@ -8,8 +8,8 @@
 //                                n_resamples=np.inf, alternative='two-sided')
 
 const t = require('tap')
-const { mannWhitney } = require('../lib/compare/stats/mann-whitney')
-const { normalSf, normalIsf, tIsf } = require('../lib/compare/stats/normal')
+const { mannWhitney } = require('../lib/stats/mann-whitney')
+const { normalSf, normalIsf, tIsf } = require('../lib/stats/normal')
 const { seededRandom } = require('../lib/core/random')
 
 const close = (t, actual, expected, relative, msg) =>

@@ -200,7 +200,7 @@ async function start (opts) {
     // (-f: the last round is the one Ctrl-C cut short.)
     if (!opts.forever && result && result.requests && result.requests.total === 0) {
       // Not a benchmark of anything: say why, and fail the command.
-      throw raise('AC_NO_RESPONSE', require('../output/print-result').noResponseLine(result))
+      throw raise('AC_NO_RESPONSE', require('../results/no-response').noResponseLine(result))
     }
     // The table already said it, unless -j kept stderr quiet.
     // --abortOnFail stopped it: a failed threshold, whatever the whole says.

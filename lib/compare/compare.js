@@ -1,8 +1,9 @@
 'use strict'
 
-// lib/compare: whether two runs differ, with the statistics it takes
-// (stats/: Mann–Whitney U, a block bootstrap, the normal distribution, a
-// seeded random source). Its table is an output (output/compare-table.js).
+// lib/compare: whether two runs differ. The statistics it takes are
+// lib/stats' (Mann–Whitney U, a block bootstrap, the normal distribution),
+// which the capacity search shares; its random source is seeded
+// (core/random.js). Its table is an output (output/compare-table.js).
 //
 // compare(a, b) → whether b differs from a, metric by metric, with a test
 // on the unit that is independent: the sample interval (a second by
@@ -29,8 +30,8 @@ const { raise } = require('../core/errors')
 const { round } = require('../core/format')
 const { createLatencyHistogram, decode } = require('../results/histogram')
 const { isResult, requireParts } = require('../results/saved-result')
-const { mannWhitney } = require('./stats/mann-whitney')
-const { Blocks, ratioIntervals } = require('./stats/block-bootstrap')
+const { mannWhitney } = require('../stats/mann-whitney')
+const { Blocks, ratioIntervals } = require('../stats/block-bootstrap')
 const { seededRandom } = require('../core/random')
 
 const DEFAULTS = {

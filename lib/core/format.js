@@ -53,4 +53,11 @@ function percentFixed (fraction) {
   return p > 0 && p < 0.01 ? '<0.01%' : `${round(p, 2)}%`
 }
 
-module.exports = { round, thousands, rate, ms, msBrief, percent, percentFixed }
+// { connect: 50, read: 450 } → "read 450, connect 50": the non-zero
+// counts, largest first.
+function tally (byKey) {
+  return Object.keys(byKey).filter((k) => byKey[k] > 0).sort((a, b) => byKey[b] - byKey[a])
+    .map((k) => `${k} ${byKey[k]}`).join(', ')
+}
+
+module.exports = { round, thousands, rate, ms, msBrief, percent, percentFixed, tally }

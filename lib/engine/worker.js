@@ -4,8 +4,9 @@
 // connections, reporting ticks, errors and its raw snapshot by message.
 
 const { parentPort, workerData } = require('worker_threads')
-// The CLI's code cache (its main thread's folder), before anything loads.
-require('../core/compile-cache').startInWorker(workerData.compileCache)
+// What the main thread asks every worker to start first (the CLI: its
+// code cache, see worker-preload.js), before anything of ours loads.
+if (workerData.preload) require(workerData.preload.file).startInWorker(workerData.preload.data)
 const { EventEmitter } = require('events')
 const { buildConfig } = require('../config/config')
 const { prepare } = require('../config/prepare')

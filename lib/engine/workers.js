@@ -9,7 +9,7 @@
 const path = require('path')
 const { Worker } = require('worker_threads')
 const { share } = require('../core/share')
-const compileCache = require('../core/compile-cache')
+const { workerPreload } = require('./worker-preload')
 const { AutocannonError, raise, fromMessage } = require('../core/errors')
 
 const WORKER_FILE = path.join(__dirname, 'worker.js')
@@ -88,7 +88,7 @@ function runWorkers (config, events, prepared, done) {
   }
 
   for (let i = 0; i < config.workers; i++) {
-    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt, reportSamples: abort !== null, compileCache: compileCache.active() } })
+    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt, reportSamples: abort !== null, preload: workerPreload() } })
     workers.push(worker)
     worker.on('message', (msg) => {
       switch (msg.type) {

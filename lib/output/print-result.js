@@ -8,7 +8,7 @@
 
 const { OPTIONS } = require('../core/options')
 const { raise } = require('../core/errors')
-const { ms, thousands } = require('../core/format')
+const { ms, thousands, tally } = require('../core/format')
 
 const DEFAULTS = {
   outputStream: process.stderr,
@@ -96,26 +96,6 @@ function rateLine (rate) {
   return line
 }
 
-// "read 450, connect 50": the non-zero counts, largest first.
-function counts (byKey) {
-  return Object.keys(byKey).filter((k) => byKey[k] > 0).sort((a, b) => byKey[b] - byKey[a])
-    .map((k) => `${k} ${byKey[k]}`).join(', ')
-}
-
-// Why a run got no response at all, in one line (the CLI then exits 1).
-function noResponseLine (result) {
-  const url = Array.isArray(result.url) ? result.url.join(', ') : result.url
-  const sent = result.requests ? result.requests.sent : 0
-  if (result.errors > 0) {
-    const codes = result.errorCodes ? `; ${counts(result.errorCodes)}` : ''
-    return `no response from ${url}: ${result.errors} of ${sent} requests ended in errors (${counts(result.errorsByCause || {})}${codes})`
-  }
-  if (sent > 0) {
-    return `no response from ${url}: ${sent} requests were still waiting after ${result.duration}s (each may wait up to the timeout, -t)`
-  }
-  return `no response from ${url}: no request was sent in ${result.duration}s`
-}
-
 function printResult (result, opts) {
   if (result === null || typeof result !== 'object' || !result.requests) {
     throw raise('AC_INVALID_ARGUMENT', 'printResult needs a result, as autocannon() resolves to it')
@@ -180,8 +160,8 @@ function printResult (result, opts) {
   out(`${abbreviate(sent)} requests in ${result.duration}s, ${bytes(result.throughput.total)} read`)
   if (result.errors) {
     out(`${abbreviate(result.errors)} errors (${abbreviate(result.timeouts || 0)} timeouts)`)
-    if (result.errorsByCause) out(`  by cause: ${counts(result.errorsByCause)}`)
-    if (result.errorCodes) out(`  by code: ${counts(result.errorCodes)}`)
+    if (result.errorsByCause) out(`  by cause: ${tally(result.errorsByCause)}`)
+    if (result.errorCodes) out(`  by code: ${tally(result.errorCodes)}`)
   }
   if (result.mismatches) {
     out(`${abbreviate(result.mismatches)} requests with mismatched body`)
@@ -233,5 +213,4 @@ function thresholdsVerdict (thresholds, { list = false } = {}) {
 module.exports = printResult
 module.exports.printResult = printResult
 module.exports.colorsFor = colorsFor
-module.exports.noResponseLine = noResponseLine
 module.exports.thresholdsVerdict = thresholdsVerdict

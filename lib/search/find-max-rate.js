@@ -96,7 +96,7 @@ async function searchOne (instance, options, connections) {
   // The probe is a closed loop: no rate, so no arrival process either.
   const probe = await session.run(() => autocannon({ ...options.run, arrivals: undefined, seed: undefined, connections, duration: options.probeDuration }))
   if (probe.requests.total === 0) {
-    throw raise('AC_NO_RESPONSE', require('../output/print-result').noResponseLine(probe))
+    throw raise('AC_NO_RESPONSE', require('../results/no-response').noResponseLine(probe))
   }
   // Only answers that did the work count: a server shedding load with
   // instant 503s would otherwise look many times faster than it is.

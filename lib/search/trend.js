@@ -8,7 +8,7 @@
 // per-interval latency: a queue that is still building shows as a steady
 // rise, and will break the SLO if the rate is held longer.
 
-const { normalSf } = require('../compare/stats/normal')
+const { normalSf } = require('../stats/normal')
 
 // Up to this many points the p-value is exact (the distribution of
 // inversions over all orderings); above, the normal approximation.

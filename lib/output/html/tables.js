@@ -7,6 +7,7 @@
 
 const { stripVTControlCharacters } = require('util')
 const printResult = require('../print-result')
+const { noResponseLine } = require('../../results/no-response')
 const { thousands } = require('../../core/format')
 const { CAUSES } = require('../../core/errors')
 
@@ -158,7 +159,7 @@ function thresholdTables (runs) {
 function cliText (result) {
   let text = printResult(result, { outputStream: { isTTY: false } })
   // Without a response the CLI says why after the summary: so does the page.
-  if (result.requests && result.requests.total === 0) text += printResult.noResponseLine(result)
+  if (result.requests && result.requests.total === 0) text += noResponseLine(result)
   return stripVTControlCharacters(text).replace(/^\n+|\n+$/g, '')
 }
 

@@ -16,7 +16,7 @@
 // highest value of the bucket that holds the target count). The interval
 // of the ratio b/a is read from the replicates' ratios.
 
-const { filledBuckets } = require('../../results/histogram')
+const { filledBuckets } = require('../results/histogram')
 const { normalSf, tIsf } = require('./normal')
 
 // Long runs are cut into at most this many blocks of consecutive

@@ -1,6 +1,6 @@
 'use strict'
 
-// Start-up (issue 22): V8's code cache for our own modules, so that a CLI
+// The CLI's start-up: V8's code cache for our own modules, so that a CLI
 // run after the first does not parse and compile again the ~60 files a
 // plain run loads (~13 ms of its ~60 ms above bare Node). Node 22.1+ has
 // this built in (module.enableCompileCache) and we use it there; on Node
@@ -9,7 +9,8 @@
 // compiled here with vm.Script and the cached data V8 gives back after
 // the run, which holds the functions the run compiled lazily too.
 // The library never turns it on: only the CLI, whose process is ours, and
-// the CLI's worker threads (workers.js hands them active()).
+// the CLI's worker threads, which start it before they load anything else
+// (enable() names this file as what the engine's workers preload).
 //
 // V8 checks that cached data fits its own version and flags and the
 // source's length, not its content: each entry keeps the file's size and
@@ -181,29 +182,26 @@ function enable (env = process.env) {
   } catch (err) {
     if (err.code !== 'EEXIST') return null
   }
-  return start({ root: ROOT, dir, folders: foldersOf(ROOT) })
+  const place = { root: ROOT, dir, folders: foldersOf(ROOT) }
+  const cache = start(place)
+  // A worker thread loads the run, the parser and the connections itself:
+  // it starts the cache in this folder first, or compiles them at every
+  // start.
+  require('../engine/worker-preload').preloadWorkers(__filename, place)
+  return cache
 }
-
-// Where this thread's cache is ({ root, dir, folders }), for the CLI's
-// worker threads to use it too; null: none.
-let where = null
 
 function start (place) {
   const cache = install(place)
-  where = place
   // In a worker thread too: 'exit' comes before the thread ends.
   process.once('exit', cache.flush)
   return cache
 }
 
-function active () {
-  return where
-}
-
-// A worker thread of a CLI run, before it loads anything else: the folder
-// its main thread uses (handed over by workers.js), if any.
+// A worker thread of a CLI run, before it loads anything else (the
+// engine's worker calls it, see enable()): its main thread's folder.
 function startInWorker (place) {
-  return place ? start(place) : null
+  return start(place)
 }
 
-module.exports = { enable, install, cacheDirectory, foldersOf, active, startInWorker }
+module.exports = { enable, install, cacheDirectory, foldersOf, startInWorker }
