@@ -7,7 +7,7 @@
 // between them (none, setImmediate, or a 1 ms timer) so that reads end
 // anywhere, and closes. Two clients read the same bytes from it:
 //   - our parser, fed each 'data' buffer as the socket delivers it, as
-//     lib/http1/client.js does, and finish() on 'end';
+//     lib/http1/client-h1.js does, and finish() on 'end';
 //   - node:http (http.request with agent: false, HEAD when the first
 //     response answers a HEAD request, the case's maxHeaderSize).
 // node:http cannot pipeline: it reads one response per request. So our

@@ -180,8 +180,9 @@ function createState ({ random, stride = 1, offset = 0 }) {
   }
 }
 
-// One request's bytes, or n in a row, in a buffer of their own. The
-// client's connections keep a writer each instead (request-sequence.js).
+// One request's bytes, or n in a row, in a buffer of their own. A run's
+// connections keep a writer each instead (made by request-encoder.js's
+// encoding for their sequence).
 function fill (compiled, state, conn, n = 1) {
   return new TemplateWriter(compiled, conn).fresh(state, n)
 }

@@ -23,7 +23,8 @@ const CUT_SLACK_MS = 250
 
 class SteppedRun {
   // `controls`: what the run is stepped with, drain, setRate, peek and cut
-  // (lib/engine/run.js, or lib/engine/workers.js across threads).
+  // (lib/engine/run.js with controls.js, or lib/engine/workers.js across
+  // threads).
   constructor (session, controls, { drainMs = 5000 } = {}) {
     this.session = session
     this.controls = controls
