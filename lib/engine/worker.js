@@ -1,13 +1,13 @@
 'use strict'
 
-// A worker thread's side of workers.js: one Run on its share of the
-// connections, reporting ticks, errors and its raw snapshot by message.
+// A worker thread's side of workers.js: one Run on its part of the run,
+// reporting ticks, errors and its raw snapshot by message.
 
 const { parentPort, workerData } = require('worker_threads')
 // The CLI's code cache (its main thread's folder), before anything loads.
 require('../core/compile-cache').startInWorker(workerData.compileCache)
 const { EventEmitter } = require('events')
-const { buildConfig } = require('../config/config')
+const { received } = require('../config/split')
 const { prepare } = require('../config/prepare')
 const { Run } = require('./run')
 const { toMessage } = require('../core/errors')
@@ -38,7 +38,8 @@ function failed (err) {
 }
 
 try {
-  const config = buildConfig(workerData.opts)
+  // Its part of the run, as the main thread made it (workers.js).
+  const config = received(workerData.opts)
   run = new Run(config, events, {
     ...prepare(config),
     encodeSnapshot: true,
