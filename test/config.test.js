@@ -58,7 +58,7 @@ const INVALID = [
   [{ url, initialContext: 5 }, 'initialContext', '5'],
   [{ url, servername: 5 }, 'servername', '5'],
   [{ url, tlsOptions: 5 }, 'tlsOptions', '5'],
-  [{ url, ignoreCoordinatedOmission: true }, 'ignoreCoordinatedOmission', 'true', /connectionRate, overallRate or stages/],
+  [{ url, ignoreCoordinatedOmission: true }, 'ignoreCoordinatedOmission', 'true', /overallRate \(-R\), connectionRate \(-r\) or stages/],
   [{ url, forever: true, workers: 2 }, 'forever', 'true', /workers/],
   [{ url, workers: 2, setupClient: () => {} }, 'setupClient', 'a function', /file path/]
 ]
@@ -122,4 +122,10 @@ t.test('numbers as strings, timestrings and a URL without a scheme are accepted'
     const result = await instance
     t.type(result, 'object', 'a result, stopped before it began')
   }
+})
+
+t.test('each target\'s protocol, decided once in the config (ALPN names)', async (t) => {
+  const { buildConfig } = require('../lib/config/config')
+  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'] }).urls.map((u) => u.protocol), ['http/1.1', 'http/1.1'])
+  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'], http2: true }).urls.map((u) => u.protocol), ['h2', 'h2'])
 })

@@ -132,6 +132,12 @@ t.test('no stage of the run requires lib/output, directly or through others', as
   }
 })
 
+t.test('lib/config requires nothing of the stages after it: distributed, results, output', async (t) => {
+  const below = [...folderGraph(graph).get('config')]
+  t.ok(below.includes('core'), `lib/config's requires are read (${below.join(', ')})`)
+  t.same(below.filter((folder) => ['distributed', 'results', 'output'].includes(folder)), [], 'the config is decided before anything is run, counted or shown')
+})
+
 t.test('ls lib shows the stages, each described in the README', async (t) => {
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
   const section = readme.slice(readme.indexOf('## How it is built'), readme.indexOf('## License'))

@@ -118,7 +118,7 @@ t.test('a bad proxy is bad input: AC_INVALID_OPTION naming proxy, the password m
 t.test('--proxy env: HTTPS_PROXY for https, HTTP_PROXY for http, except NO_PROXY', async (t) => {
   const { proxySetting } = require('../lib/config/proxy')
   const env = { HTTP_PROXY: 'http://10.0.0.1:3128', https_proxy: `${USER}:${PASSWORD}@10.0.0.2:8080`, NO_PROXY: 'localhost, .internal.test:443,[::1]' }
-  const setting = proxySetting('env', undefined, env)
+  const setting = proxySetting('env', env)
   const at = (u) => {
     const p = setting.forTarget(new URL(u))
     return p && `${p.hostname}:${p.port}`
@@ -131,8 +131,8 @@ t.test('--proxy env: HTTPS_PROXY for https, HTTP_PROXY for http, except NO_PROXY
   t.equal(at('http://[::1]:3000/'), undefined)
   t.equal(at('https://x.internal.test/'), undefined, 'a subdomain, on the port listed')
   t.equal(at('https://x.internal.test:8443/'), '10.0.0.2:8080', 'another port')
-  t.equal(proxySetting('env', undefined, {}).forTarget(new URL('http://a.test/')), undefined, 'nothing set: direct')
-  t.throws(() => proxySetting('env', undefined, { HTTPS_PROXY: `ftp://u:${PASSWORD}@h` }).forTarget(new URL('https://a.test/')),
+  t.equal(proxySetting('env', {}).forTarget(new URL('http://a.test/')), undefined, 'nothing set: direct')
+  t.throws(() => proxySetting('env', { HTTPS_PROXY: `ftp://u:${PASSWORD}@h` }).forTarget(new URL('https://a.test/')),
     { code: 'AC_INVALID_OPTION', message: /"env" takes HTTPS_PROXY, and its value "ftp:\/\/u:\*\*\*@h" is not an http:\/\/ proxy URL/ })
   t.ok(bypassed('*', 'anything', 1))
   t.ok(bypassed('example.com', 'api.example.com', 80))

@@ -34,8 +34,9 @@ t.test('shards and workers divide through the one share()', async (t) => {
   // division that comes out marked went through it.
   const calls = []
   const marked = { share: (total, parts, index) => { calls.push([total, parts, index]); return share(total, parts, index) } }
-  const { buildConfig: build } = t.mockRequire('../lib/config/config', { '../lib/distributed/shard': t.mockRequire('../lib/distributed/shard', { '../lib/core/share': marked }) })
-  const { workerOptions: split } = t.mockRequire('../lib/engine/workers', { '../lib/core/share': marked })
+  const splitter = t.mockRequire('../lib/config/split', { '../lib/core/share': marked })
+  const { buildConfig: build } = t.mockRequire('../lib/config/config', { '../lib/config/split': splitter })
+  const { workerOptions: split } = t.mockRequire('../lib/engine/workers', { '../lib/config/split': splitter })
   const config = build({ url, connections: 10, amount: 100, shard: { index: 1, count: 3 }, workers: 2 })
   t.same(calls, [[10, 3, 1], [100, 3, 1]], 'the shard\'s part of connections and amount')
   calls.length = 0
@@ -53,8 +54,8 @@ t.test('shards × workers: every connection and request once', async (t) => {
     connections += sum(parts.map((p) => p.connections))
     amount += sum(parts.map((p) => p.amount))
     for (const p of parts) {
-      t.notOk('shard' in p, 'a worker does not divide again by the shard')
-      t.notOk('startAt' in p, 'nor gets the start time in its options')
+      t.same([p.shard, p.shardIndex], [config.shard, config.shard.index], 'a worker keeps its shard, which it does not divide again')
+      t.equal(p.startAt, undefined, 'nor gets the start time in its config')
     }
   }
   t.equal(connections, 10)

@@ -169,9 +169,10 @@ declare namespace autocannon {
     socketPath?: string
 
     /**
-     * Worker threads to run the connections in (`connections` and `amount`
-     * are divided between them exactly). At most `connections` and
-     * `amount`. Hooks (`setupClient`, `verifyBody`, `setupRequest`,
+     * Worker threads to run the connections in, each its part of the run
+     * (as `shard` splits it: `connections`, `amount` and
+     * `maxOverallRequests` divided exactly, `overallRate` and the `stages`
+     * rates evenly). At most `connections` and `amount`. Hooks (`setupClient`, `verifyBody`, `setupRequest`,
      * `onResponse`) must then be file paths, and the `response` event is
      * not emitted: the clients live in other threads.
      * @default 0 (none: the run is in this thread)

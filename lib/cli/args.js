@@ -20,6 +20,12 @@ const { checkUrl, withScheme } = require('../core/url')
 // us as strings or booleans, so a bad number is reported with what the
 // user typed). The library checks ranges, so both refuse the same values.
 const { CLI_OPTIONS: OPTIONS, OPTIONS: ALL_OPTIONS, SEARCH_OPTIONS } = require('../core/options')
+const { checkRules } = require('../config/rules')
+
+// The rules checked here, by their flags: those of the flags the library
+// never sees (-i, --hgrm, --findMaxRate…) and of -F, whose file is read
+// here; the library checks the others.
+const CHECKED_HERE = [...Object.keys(OPTIONS).filter((name) => OPTIONS[name].library === false), 'form']
 
 // What parseArguments fills in when the flag is absent, as autocannon's
 // does (renderProgressBar is yargs' own default, below).
@@ -361,19 +367,14 @@ function parseArguments (argv, env = process.env) {
   if (opts.verbose === undefined) opts.verbose = true
 
   if (opts.shard !== undefined) {
-    const shard = require('../distributed/shard').parseShard(opts.shard, env)
+    const shard = require('../config/shard').parseShard(opts.shard, env)
     if (shard === null) throw argument(`Invalid value for --shard: "${opts.shard}" is not I/N with 0 <= I < N (0-based, as a Kubernetes Indexed Job numbers its pods), or auto/N`)
     opts.shard = shard
   }
 
   if (opts.headers) opts.headers = parseHeaders(opts.headers)
-  if (opts.findMaxRate && opts.hgrm !== undefined) {
-    throw raise('AC_CONFLICTING_OPTIONS', '--hgrm and --findMaxRate cannot be used together: a search measures one latency distribution per step, not one for the run (-j or --out keeps every step\'s histogram, --html draws them)')
-  }
-  const bodies = ['body', 'input', 'form'].filter((name) => opts[name] !== undefined)
-  if (bodies.length > 1) {
-    throw raise('AC_CONFLICTING_OPTIONS', `${bodies.map(describe).join(' and ')} cannot be used together: each one is the request body (use one)`)
-  }
+  // Before a file is read.
+  checkRules(opts, { name: describe, involving: CHECKED_HERE })
   if (opts.input !== undefined) {
     // A string, as autocannon's parseArguments gives it (scripts compare
     // or concatenate it); a file that is not UTF-8 text stays a Buffer, so

@@ -53,7 +53,7 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   // A bad expression is bad input, told before the work.
   for (const expression of a.threshold) {
     try {
-      require('../results/thresholds').parseThreshold(expression)
+      require('../config/expressions').parseThreshold(expression)
     } catch (err) {
       throw raise('AC_INVALID_ARGUMENT', `Invalid value for --threshold: "${expression}" is not a threshold: ${err.why || err.message}`)
     }

@@ -6,6 +6,7 @@
 // the option, the hook or the file at fault, before anything is sent.
 
 const { loadFunction } = require('../core/load-function')
+const { InvalidOptionError } = require('../core/errors')
 
 // requests[] with hook files loaded: each file is required once per run
 // (per thread), not once per connection, and a bad one fails the run up
@@ -52,6 +53,46 @@ function checkTemplates (config) {
   }
 }
 
+// Over HTTP/2 a request is framed, not spliced together from bytes:
+// {{…}} cannot be filled in. Refused before the run, for each target that
+// speaks h2, naming the request as the run names it (a request a
+// setupRequest hook makes is not filled over HTTP/1.1 either).
+function refuseTemplatesOverH2 (config, prepared) {
+  const h2 = config.urls.filter((target) => target.protocol === 'h2')
+  if (h2.length === 0) return
+  const { hasTemplate, check } = require('../http1/template')
+  for (const target of h2) {
+    const entries = (prepared.requestsByOrigin && prepared.requestsByOrigin.get(target.origin)) || config.requests
+    const named = !!(entries && entries.length)
+    for (const [i, entry] of (named ? entries : [{}]).entries()) {
+      if (entry.setupRequest) continue
+      const name = named ? `requests[${i}]` : 'request'
+      const headers = { ...prepared.baseHeaders, ...entry.headers }
+      const values = [entry.path || target.path, entry.body !== undefined ? entry.body : prepared.baseBody, ...Object.values(headers)]
+      if (values.some((value) => hasTemplate(value) && check(value, name))) {
+        throw new InvalidOptionError(name, '{{…}}', 'templates are filled into HTTP/1.1 requests only: not with http2')
+      }
+    }
+  }
+}
+
+// The requests of a --targets file or a HAR (each request brings its
+// method, path, headers and body: method, body, form and requests are
+// ignored; headers still apply beneath the file's), or of `requests` with
+// their hook files loaded: by origin, or null for the run's own request.
+function requestsByOrigin (config, prepared) {
+  if (config.targets) return require('./targets').requestsByOrigin(config.targets, config.urls)
+  if (config.har) return require('./har').requestsByOrigin(config.har, config.urls)
+  if (config.form) {
+    const form = require('./form').buildForm(config.form)
+    prepared.baseBody = form.body
+    // The form's Content-Type carries the boundary: it wins over any other.
+    prepared.baseHeaders = Object.freeze({ ...withoutHeader(config.headers, 'content-type'), ...form.headers })
+  }
+  const requests = loadRequests(config.requests)
+  return requests === config.requests ? null : new Map(config.urls.map((target) => [target.origin, requests]))
+}
+
 function prepare (config) {
   const prepared = {
     baseHeaders: config.headers,
@@ -61,27 +102,8 @@ function prepare (config) {
     requestsByOrigin: null
   }
   checkTemplates(config)
-  if (config.targets) {
-    // As a HAR: each request brings its method, path, headers and body.
-    prepared.requestsByOrigin = require('./targets').requestsByOrigin(config.targets, config.urls)
-    return prepared
-  }
-  if (config.har) {
-    // A HAR brings its own methods, paths and bodies: method, body, form
-    // and requests are ignored; headers still apply beneath the HAR's.
-    prepared.requestsByOrigin = require('./har').requestsByOrigin(config.har, config.urls)
-    return prepared
-  }
-  if (config.form) {
-    const form = require('./form').buildForm(config.form)
-    prepared.baseBody = form.body
-    // The form's Content-Type carries the boundary: it wins over any other.
-    prepared.baseHeaders = Object.freeze({ ...withoutHeader(config.headers, 'content-type'), ...form.headers })
-  }
-  const requests = loadRequests(config.requests)
-  if (requests !== config.requests) {
-    prepared.requestsByOrigin = new Map(config.urls.map((target) => [target.origin, requests]))
-  }
+  prepared.requestsByOrigin = requestsByOrigin(config, prepared)
+  refuseTemplatesOverH2(config, prepared)
   return prepared
 }
 

@@ -36,10 +36,8 @@ function invalid (where, raw, expected) {
 const EXAMPLE = '(e.g. http://127.0.0.1:3128; put user:pass@ before the host for basic auth)'
 
 // http://[user:pass@]host[:port] → { href, hostname, port, auth }; href is
-// what output shows, credentials masked. `credentials`: the
-// Proxy-Authorization of a value whose password was masked (a worker
-// rebuilding its config from the main thread's).
-function parseProxy (raw, where = 'proxy', credentials) {
+// what output shows, credentials masked.
+function parseProxy (raw, where = 'proxy') {
   if (typeof raw !== 'string' || raw.trim() === '') {
     throw invalid(where, raw, `must be an http:// proxy URL ${EXAMPLE}, or "env"`)
   }
@@ -59,7 +57,7 @@ function parseProxy (raw, where = 'proxy', credentials) {
   if ((url.pathname !== '/' && url.pathname !== '') || url.search || url.hash) {
     throw invalid(where, raw, `must be a scheme, host and port only, without a path or query ${EXAMPLE}`)
   }
-  const auth = credentials || basicAuth(url)
+  const auth = basicAuth(url)
   const userinfo = url.password ? `${url.username}:${url.password}@` : url.username ? `${url.username}@` : ''
   return Object.freeze({
     href: maskSecrets(`http://${userinfo}${url.host}`),
@@ -97,18 +95,16 @@ function envValue (env, name) {
   return typeof value === 'string' && value.trim() !== '' ? value : undefined
 }
 
-// The proxy option → { shown, credentials, forTarget(url) }: forTarget
-// gives a target's proxy, or undefined to go direct. `shown` is what the
-// config and the result keep (credentials masked, or "env");
-// `credentials` what workers need to rebuild it.
-function proxySetting (raw, credentials, env = process.env) {
+// The proxy option → { shown, forTarget(url) }: forTarget gives a target's
+// proxy, or undefined to go direct. `shown` is what the config and the
+// result keep (credentials masked, or "env").
+function proxySetting (raw, env = process.env) {
   if (typeof raw === 'string' && raw.trim() === 'env') {
     // Read per target: HTTPS_PROXY for https, HTTP_PROXY for http, except
     // the hosts NO_PROXY lists.
     const cache = new Map()
     return {
       shown: 'env',
-      credentials: undefined,
       forTarget (url) {
         const secure = url.protocol === 'https:'
         const name = secure ? 'HTTPS_PROXY' : 'HTTP_PROXY'
@@ -120,10 +116,9 @@ function proxySetting (raw, credentials, env = process.env) {
       }
     }
   }
-  const proxy = parseProxy(raw, 'proxy', credentials)
+  const proxy = parseProxy(raw, 'proxy')
   return {
     shown: proxy.href,
-    credentials: proxy.auth,
     forTarget: () => proxy
   }
 }

@@ -25,19 +25,40 @@
 //   argDefault  parseArguments fills the default in, as autocannon's does.
 //   flag     the flag's name when it is not the option's (--threshold).
 //   help     the first sentence of its entry in help.txt.
+//   conflicts  the options it cannot be used with, each with the reason
+//            (a string), or { why, when, upstream }: when(value, given) says
+//            whether the rule applies (or for what: a string the message
+//            names), upstream the name of autocannon's own message for it.
+//   requires { any, why, when, upstream }: one of the options `any` must
+//            be given with it (when when(value, given) says so).
+// lib/config/rules.js checks every conflict and requirement in one loop.
 
 const { emitWarning } = require('./warnings')
+
+// Reasons and lists the rules below share.
+const REQUEST_BODY = 'each one is the request body (use one)'
+const REQUEST_LIST = 'each one is the requests to send (use one)'
+const STAGED_LENGTH = 'the stages set how long the run lasts'
+const CLOSED_LOOP = 'connection stages ramp a closed loop (each connection sends again when answered); ramp a rate with stages'
+const SEARCHED = 'a search sets the rate and length of its runs itself'
+const RATED = ['overallRate', 'connectionRate', 'stages']
+
+// An http:// target sent HTTP/2 through a proxy: its origin, or false.
+function plainH2Proxied (http2, given) {
+  const target = (given.urls || []).find((u) => u.protocol === 'h2' && !u.secure && u.proxy !== undefined)
+  return target ? target.origin : false
+}
 
 const OPTIONS = {
   // The target, the load and its length
   url: { check: 'url', cli: false, help: 'The target URL, or an array of them: the connections are spread over them' },
   connections: { alias: 'c', kind: 'integer', check: 'integer', min: 1, default: 10, argDefault: true, help: 'The number of concurrent connections to use' },
   pipelining: { alias: 'p', kind: 'integer', check: 'integer', min: 1, default: 1, argDefault: true, help: 'The number of pipelined requests to use' },
-  http2: { kind: 'boolean', check: 'flag', default: false, help: 'Speak HTTP/2: over TLS with ALPN h2 for https:// targets, in clear text with prior knowledge (h2c) for http:// ones' },
+  http2: { kind: 'boolean', check: 'flag', default: false, help: 'Speak HTTP/2: over TLS with ALPN h2 for https:// targets, in clear text with prior knowledge (h2c) for http:// ones', conflicts: { proxy: { when: plainH2Proxied, why: 'HTTP/2 in clear text (h2c) cannot go through an HTTP proxy; use an https:// target, whose connections tunnel through the proxy with CONNECT' } } },
   duration: { alias: 'd', kind: 'duration', check: 'duration', default: 10, argDefault: true, help: 'The number of seconds to run the autocannon, or a timestring such as 30s or 2m' },
   amount: { alias: 'a', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before exiting the benchmark' },
   sampleInt: { alias: 'L', kind: 'number', check: 'positive', default: 1000, argDefault: true, help: 'The number of milliseconds to elapse between taking samples' },
-  socketPath: { alias: 'S', kind: 'string', check: 'socketPath', help: 'A path to a Unix Domain Socket or a Windows Named Pipe' },
+  socketPath: { alias: 'S', kind: 'string', check: 'socketPath', help: 'A path to a Unix Domain Socket or a Windows Named Pipe', conflicts: { proxy: 'a proxy is reached over TCP (use one of them)' } },
   workers: { alias: 'w', kind: 'integer', check: 'count', default: 0, help: 'Number of worker threads to use to fire requests' },
   warmup: { alias: 'W', kind: 'boolean', check: 'warmup', help: 'Use a warm up interval before starting sampling' },
   onPort: { alias: 'on-port', kind: 'boolean', library: false, help: 'Start the command listed after -- on the command line' },
@@ -45,32 +66,32 @@ const OPTIONS = {
   method: { alias: 'm', kind: 'string', check: 'method', default: 'GET', argDefault: true, help: 'The HTTP method to use' },
   timeout: { alias: 't', kind: 'number', check: 'positive', default: 10, argDefault: true, help: 'The number of seconds before timing out and resetting a connection' },
   title: { alias: 'T', kind: 'string', check: 'text', help: 'The title to place in the results for identification' },
-  body: { alias: 'b', kind: 'string', check: 'body', help: 'The body of the request' },
+  body: { alias: 'b', kind: 'string', check: 'body', help: 'The body of the request', conflicts: { input: REQUEST_BODY, form: REQUEST_BODY } },
   form: { alias: 'F', kind: 'string', check: 'form', help: 'Upload a form (multipart/form-data)' },
-  input: { alias: 'i', kind: 'string', library: false, help: 'The body of the request, read from a file' },
+  input: { alias: 'i', kind: 'string', library: false, help: 'The body of the request, read from a file', conflicts: { form: REQUEST_BODY } },
   headers: { alias: ['H', 'header'], kind: 'list', check: 'headers', default: Object.freeze({}), help: 'A request header, as K=V or "K' },
   har: { kind: 'string', check: 'har', help: 'When provided, Autocannon will use requests from the HAR file' },
-  targets: { kind: 'string', check: 'targets', help: 'Replay the requests of FILE, in vegeta\'s plain format' },
+  targets: { kind: 'string', check: 'targets', help: 'Replay the requests of FILE, in vegeta\'s plain format', conflicts: { har: REQUEST_LIST, requests: REQUEST_LIST } },
   order: { kind: 'string', check: 'order', default: 'sequential', help: 'The order --targets are sent in: sequential (the file\'s, across all connections) or random (seeded by --seed)' },
   bailout: { alias: 'B', kind: 'integer', check: 'count', default: 0, help: 'The number of failures before initiating a bailout' },
   maxConnectionRequests: { alias: 'M', kind: 'integer', check: 'count', default: 0, help: 'The max number of requests to make per connection to the server' },
   maxOverallRequests: { alias: 'O', kind: 'integer', check: 'count', default: 0, help: 'The max number of requests to make overall to the server' },
   connectionRate: { alias: 'r', kind: 'number', check: 'rate', default: 0, help: 'The max number of requests to make per second from an individual connection' },
   overallRate: { alias: 'R', kind: 'number', check: 'rate', default: 0, help: 'The max number of requests to make per second from all connections' },
-  stages: { kind: 'string', check: 'stages', help: 'Load stages' },
-  connectionStages: { kind: 'string', check: 'connectionStages', help: 'Ramp the number of open connections along stages such as 30s:100,1m:1000,30s:0 (the first ramps from 0), as k6\'s ramping-vus' },
-  arrivals: { kind: 'string', check: 'arrivals', default: 'uniform', help: 'How the sends of a rate are spaced: uniform (evenly, the default) or poisson (independent arrivals, exponential gaps)' },
+  stages: { kind: 'string', check: 'stages', help: 'Load stages', conflicts: { connectionRate: 'stages plan the overall rate (-R sets the rate the first stage ramps from)', amount: STAGED_LENGTH } },
+  connectionStages: { kind: 'string', check: 'connectionStages', help: 'Ramp the number of open connections along stages such as 30s:100,1m:1000,30s:0 (the first ramps from 0), as k6\'s ramping-vus', conflicts: { overallRate: CLOSED_LOOP, connectionRate: CLOSED_LOOP, stages: CLOSED_LOOP, amount: STAGED_LENGTH } },
+  arrivals: { kind: 'string', check: 'arrivals', default: 'uniform', help: 'How the sends of a rate are spaced: uniform (evenly, the default) or poisson (independent arrivals, exponential gaps)', requires: { any: RATED, when: (arrivals) => arrivals !== 'uniform', why: 'spaces the sends of a rate' } },
   seed: { kind: 'integer', check: 'seed', random: true, help: 'The seed of the random choices (the gaps of --arrivals poisson): the same seed sends at the same times' },
-  ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean', check: 'flag', default: false, help: 'Ignore the coordinated omission issue when requests should be sent at a fixed rate using \'connectionRate\' or \'overallRate\'' },
+  ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean', check: 'flag', default: false, help: 'Ignore the coordinated omission issue when requests should be sent at a fixed rate using \'connectionRate\' or \'overallRate\'', requires: { any: RATED, why: 'times latency from each write instead of its planned send, which only a rate plans', upstream: 'ignoreCoordinatedOmission' } },
   reconnectRate: { alias: 'D', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before resetting a connections connection to the' },
   idReplacement: { alias: 'I', kind: 'boolean', check: 'flag', default: false, help: 'Enable replacement of [<id>] with a randomly generated ID within the request body' },
-  forever: { alias: 'f', kind: 'boolean', check: 'flag', default: false, help: 'Run the benchmark forever' },
+  forever: { alias: 'f', kind: 'boolean', check: 'flag', default: false, help: 'Run the benchmark forever', conflicts: { workers: { why: 'autocannon refuses it too (run without workers, or the command in a loop)', upstream: 'foreverWorkers' } } },
   servername: { alias: 's', kind: 'string', check: 'servername', help: 'Server name for the SNI (Server Name Indication) TLS extension' },
   excludeErrorStats: { alias: 'x', kind: 'boolean', check: 'flag', default: false, help: 'Exclude error statistics (non-2xx HTTP responses) from the final latency and bytes per second averages' },
   expectBody: { alias: 'E', kind: 'string', check: 'expectBody', help: 'Ensure the body matches this value' },
   maxBodySize: { kind: 'integer', check: 'integer', min: 1, default: 10 * 1024 * 1024, help: 'The largest response body kept for -E, verifyBody or an onResponse hook' },
   thresholds: { alias: 'threshold', flag: 'threshold', kind: 'list', check: 'thresholds', help: 'Fail the run (exit code 99) unless the result meets EXPR, in the style of k6' },
-  abortOnFail: { kind: 'boolean', check: 'flag', default: false, help: 'Stop the run as soon as a threshold fails on what it has measured so far (checked every sample interval), as k6\'s abortOnFail' },
+  abortOnFail: { kind: 'boolean', check: 'flag', default: false, help: 'Stop the run as soon as a threshold fails on what it has measured so far (checked every sample interval), as k6\'s abortOnFail', requires: { any: ['thresholds'], why: 'stops the run once a threshold fails (such as --threshold \'p99 < 200ms\')' } },
   abortAfter: { kind: 'duration', check: 'duration', default: 0, help: 'With --abortOnFail: the seconds (or a timestring) before the first check, so that a warm-up does not abort the run' },
   shard: { kind: 'string', check: 'shard', help: 'Send part I of N of the load (I from 0 to N-1, as a Kubernetes Indexed Job numbers its pods)' },
   startAt: { kind: 'string', check: 'startAt', help: 'Wait until TIME (ISO 8601 with a zone, e.g' },
@@ -89,7 +110,7 @@ const OPTIONS = {
   renderLatencyTable: { alias: ['l', 'latency'], kind: 'boolean', default: false, library: false, help: 'Print all the latency data' },
   json: { alias: 'j', kind: 'boolean', default: false, library: false, help: 'Print the output as newline delimited JSON' },
   html: { kind: 'string', library: false, help: 'Write a self-contained HTML report of the result (charts and tables' },
-  hgrm: { kind: 'string', library: false, help: 'Write the latency percentile distribution in HdrHistogram\'s .hgrm text format (ms)' },
+  hgrm: { kind: 'string', library: false, help: 'Write the latency percentile distribution in HdrHistogram\'s .hgrm text format (ms)', conflicts: { findMaxRate: 'a search measures one latency distribution per step, not one for the run (-j or --out keeps every step\'s histogram, --html draws them)' } },
   out: { kind: 'string', library: false, help: 'Write the result as JSON to FILE (what -j prints), with or without -j' },
   renderStatusCodes: { alias: 'statusCodes', kind: 'boolean', default: false, library: false, help: 'Print status codes and their respective statistics' },
   cert: { kind: 'string', library: false, help: 'Path to cert chain in pem format' },
@@ -100,7 +121,7 @@ const OPTIONS = {
   help: { alias: 'h', kind: 'boolean', library: false, help: 'Print this menu' },
   // The capacity search: --findMaxRate, and the options of findMaxRate()
   // (search: true), which takes autocannon()'s too
-  findMaxRate: { kind: 'boolean', library: false, help: 'Search for the highest rate the server sustains with every --slo met, at each connection count of' },
+  findMaxRate: { kind: 'boolean', library: false, help: 'Search for the highest rate the server sustains with every --slo met, at each connection count of', conflicts: { overallRate: SEARCHED, connectionRate: SEARCHED, stages: SEARCHED, connectionStages: SEARCHED, amount: SEARCHED, forever: SEARCHED } },
   slos: { alias: 'slo', flag: 'slo', kind: 'list', check: 'slos', required: true, search: true, library: false, help: 'A service level objective for --findMaxRate, in the grammar of --threshold (\'p99<200ms\', \'errors<0.1%\')' },
   precision: { kind: 'number', flagScale: 100, check: 'fraction', default: 0.02, search: true, library: false, help: '--findMaxRate stops when the highest passing and lowest failing rates are closer than PCT percent' },
   stepDuration: { kind: 'duration', check: 'positive', default: 5, search: true, library: false, help: 'The measured length of each --findMaxRate step (longer for high percentiles at low rates)' },
@@ -114,7 +135,10 @@ const OPTIONS = {
   progressBarString: { cli: false, library: false, help: 'The progress bar\'s format, as the progress package reads it' }
 }
 
-for (const spec of Object.values(OPTIONS)) Object.freeze(spec)
+for (const spec of Object.values(OPTIONS)) {
+  for (const rules of [spec.conflicts, spec.requires]) if (rules) Object.freeze(rules)
+  Object.freeze(spec)
+}
 Object.freeze(OPTIONS)
 
 // What autocannon(opts) falls back to, option by option.
@@ -129,8 +153,8 @@ const SEARCH_OPTIONS = Object.freeze(Object.keys(OPTIONS).filter((name) => OPTIO
 const CLI_OPTIONS = Object.freeze(Object.fromEntries(Object.entries(OPTIONS).filter(([, spec]) => spec.cli !== false)))
 
 // Keys that are not options but may be in a library user's options all
-// the same: parseArguments' `spawn`, and what a worker's config carries.
-const NOT_OPTIONS = new Set(['spawn', 'urlCredentials', 'proxyCredentials'])
+// the same: parseArguments' `spawn`.
+const NOT_OPTIONS = new Set(['spawn'])
 const warned = new Set()
 
 // A key autocannon() does not know (a typo such as `conections`) is named

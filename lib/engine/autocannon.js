@@ -127,9 +127,10 @@ function autocannon (opts, cb) {
   setImmediate(async () => {
     try {
       const session = instance.session
-      // Before anything is sent: a run never starts against a server that
-      // cannot speak HTTP/2.
-      if (config.http2) await require('../http2/alpn-check').checkH2(config)
+      // Before anything is sent, once per origin (workers too): a run never
+      // starts against a server that cannot speak the protocol its target
+      // was given.
+      if (config.urls.some((target) => target.protocol === 'h2')) await require('../http2/alpn-check').checkH2(config)
       const warmed = warmup === null ? undefined : await session.run(() => startRound(0, warmup, new EventEmitter()))
       const result = await session.rounds((round) => startRound(round), () => config.forever)
       if (warmed !== undefined && result) result.warmup = warmed

@@ -21,9 +21,8 @@ const TARGETS_STREAM = 0x7a000000
 // The protocol a target's connections speak, decided once per target in
 // lib/config. Its module is loaded only when used (HTTP/2's builds its
 // Huffman table at load).
-function protocolOf (target, config) {
-  const protocol = target.protocol || (config.http2 ? 'h2' : 'http/1.1')
-  return protocol === 'h2' ? require('../http2/client-h2') : require('../http1/client-h1')
+function protocolOf (target) {
+  return target.protocol === 'h2' ? require('../http2/client-h2') : require('../http1/client-h1')
 }
 
 class Connections {
@@ -55,7 +54,7 @@ class Connections {
   }
 
   routeOf (target) {
-    const protocol = protocolOf(target, this.config)
+    const protocol = protocolOf(target)
     return Object.freeze({
       target,
       connect: transportFor(target, this.config),

@@ -1,14 +1,14 @@
 'use strict'
 
-// A worker thread's side of workers.js: one Run on its share of the
-// connections, reporting ticks, errors and its raw snapshot by message.
+// A worker thread's side of workers.js: one Run on its part of the run,
+// reporting ticks, errors and its raw snapshot by message.
 
 const { parentPort, workerData } = require('worker_threads')
 // What the main thread asks every worker to start first (the CLI: its
 // code cache, see worker-preload.js), before anything of ours loads.
 if (workerData.preload) require(workerData.preload.file).startInWorker(workerData.preload.data)
 const { EventEmitter } = require('events')
-const { buildConfig } = require('../config/config')
+const { received } = require('../config/split')
 const { prepare } = require('../config/prepare')
 const { Run } = require('./run')
 const { toMessage } = require('../core/errors')
@@ -39,7 +39,8 @@ function failed (err) {
 }
 
 try {
-  const config = buildConfig(workerData.opts)
+  // Its part of the run, as the main thread made it (workers.js).
+  const config = received(workerData.opts)
   run = new Run(config, events, {
     ...prepare(config),
     encodeSnapshot: true,

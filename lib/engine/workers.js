@@ -1,40 +1,26 @@
 'use strict'
 
-// Fans a run out to worker threads. Connections and amount are divided
-// between the workers (exactly: the parts add up to the whole), every other option
-// applies per worker, as in autocannon. Workers start together on a
-// signal, send a tick each second and, at the end, their raw snapshot with
-// histograms encoded; the caller merges the snapshots losslessly.
+// Fans a run out to worker threads. Each worker runs its part of the run,
+// split as shards are (lib/config/split.js: connections, amount and -O
+// divided exactly, rates evenly), with the config made here: it checks no
+// option again. Workers start together on a signal, send a tick each
+// second and, at the end, their raw snapshot with histograms encoded; the
+// caller merges the snapshots losslessly.
 
 const path = require('path')
 const { Worker } = require('worker_threads')
-const { share } = require('../core/share')
+const { workerPart, ratePart } = require('../config/split')
 const { workerPreload } = require('./worker-preload')
 const { AutocannonError, raise, fromMessage } = require('../core/errors')
 
 const WORKER_FILE = path.join(__dirname, 'worker.js')
 
-// What a worker rebuilds its own config from: plain data only. `shard` is
-// left out because the config already holds this shard's part, which the
-// workers divide again; `startAt` because a worker may boot after it (it
-// gets the time with its start signal, see worker.js).
-const NOT_FOR_WORKERS = new Set(['urls', 'workers', 'shard', 'startAt', 'connectionsAsked', 'amountAsked', 'abortOnFail'])
-
+// Worker `index`'s config: its part of the run, posted as data (hooks are
+// file paths with workers). This thread judges --abortOnFail on all the
+// workers' figures together, and hands each worker the start time beside
+// its config, to wait for on its own (worker.js).
 function workerOptions (config, index) {
-  const n = config.workers
-  const opts = {}
-  for (const [key, value] of Object.entries(config)) {
-    if (NOT_FOR_WORKERS.has(key) || value === undefined) continue
-    opts[key] = value
-  }
-  opts.connections = share(config.connections, n, index)
-  // A ramp's count is split again at every moment (connection-ramp.js).
-  if (config.connectionStages) opts.connectionShares = [...(config.connectionShares || []), [index, n]]
-  if (config.amount) opts.amount = share(config.amount, n, index)
-  opts.workerIndex = index
-  opts.workersOfShard = n
-  opts.shardIndex = config.shardIndex
-  return opts
+  return Object.freeze({ ...workerPart(config, index), abortOnFail: false, startAt: undefined })
 }
 
 function runWorkers (config, events, prepared, done) {
@@ -168,9 +154,10 @@ function runWorkers (config, events, prepared, done) {
 
   return {
     emitResponses: false,
-    // A search's step rate is the whole run's: each worker plans its share.
+    // A search's step rate is the whole run's: each worker plans its part,
+    // as the split gave each its part of the first.
     setRate (rate) {
-      for (const w of workers) w.postMessage({ type: 'setRate', rate: rate / workers.length })
+      for (const w of workers) w.postMessage({ type: 'setRate', rate: ratePart(rate, workers.length) })
     },
     // A worker stuck without answering: the wait is bounded anyway.
     drain (timeoutMs) {

@@ -209,12 +209,14 @@ function encodePathValue (v) {
 
 // Checks the templates of a value before the run (config/prepare.js), so
 // that a malformed one is bad input, not a failure once connections open.
+// → whether it has any (text in double braces that is not one of ours is
+// no template).
 function check (value, option, dir) {
-  if (!hasTemplate(value)) return
+  if (!hasTemplate(value)) return false
   const text = Buffer.isBuffer(value)
     ? value.latin1Slice(0, value.length)
     : value.replace(ENCODED, (whole, inner) => `{{${decodeURIComponent(inner)}}}`)
-  scan(text, option, dir)
+  return scan(text, option, dir).length > 0
 }
 
 module.exports = { hasTemplate, check, compile, fill, createState }

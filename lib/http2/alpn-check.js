@@ -1,8 +1,9 @@
 'use strict'
 
-// With http2, each https origin is asked once, before the run, whether it
-// speaks HTTP/2: one connection through the target's own transport (TLS,
-// or a proxy's tunnel and TLS), whose ALPN answer must be h2. A server
+// Each https origin whose targets speak h2 (target.protocol, decided in
+// lib/config) is asked once, before the run, whether it speaks HTTP/2: one
+// connection through the target's own transport (TLS, or a proxy's tunnel
+// and TLS), whose ALPN answer must be h2. A server
 // that does not offer it refuses the run in one line (AC_H2_NOT_OFFERED)
 // rather than failing every connection of it. A server that cannot be
 // reached is left to the run, which counts its errors as any run does.
@@ -47,7 +48,7 @@ function negotiate (target, config) {
 async function checkH2 (config) {
   const seen = new Set()
   for (const target of config.urls) {
-    if (!target.secure || seen.has(target.origin)) continue
+    if (target.protocol !== 'h2' || !target.secure || seen.has(target.origin)) continue
     seen.add(target.origin)
     const chosen = await negotiate(target, config)
     if (chosen !== null && chosen !== 'h2') {

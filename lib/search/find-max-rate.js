@@ -14,6 +14,7 @@
 
 const { aggregateResult } = require('../results/result')
 const { buildConfig, checkOption } = require('../config/config')
+const { checkRules } = require('../config/rules')
 const { raise, InvalidOptionError } = require('../core/errors')
 const { createSearch } = require('./search')
 const { DEFAULTS, SEARCH_OPTIONS } = require('../core/options')
@@ -46,9 +47,7 @@ function searchOptions (opts) {
   const given = { ...opts, slos: opts.slos !== undefined ? opts.slos : opts.slo }
   const options = {}
   for (const name of SEARCH_OPTIONS) options[name] = checkOption(name, given[name])
-  for (const key of ['overallRate', 'connectionRate', 'stages', 'connectionStages', 'amount', 'forever']) {
-    if (opts[key]) throw raise('AC_CONFLICTING_OPTIONS', `findMaxRate sets the rate and length of its runs itself: remove ${key}`)
-  }
+  checkRules({ ...opts, findMaxRate: true }, { involving: ['findMaxRate'] })
   const run = {}
   for (const [key, value] of Object.entries(opts)) {
     if (!SEARCH_OPTIONS.includes(key) && key !== 'slo' && key !== 'connections') run[key] = value

@@ -9,7 +9,8 @@
 // one; a wrk2 run at -R 1100 that achieved 1045/s must not pass), MLPerf
 // LoadGen (a percentile needs enough samples behind it).
 
-const { parseThreshold, evaluateThresholds } = require('../results/thresholds')
+const { parseThreshold } = require('../config/expressions')
+const { evaluateThresholds } = require('../results/thresholds')
 const { decode, countAbove } = require('../results/histogram')
 const { rate, thousands, msBrief, percent } = require('../core/format')
 const { trend } = require('./trend')

@@ -63,9 +63,10 @@ function transportFor (target, config) {
     return (connection) => plain(to, connection)
   }
   const tlsConfig = {
-    // HTTP/2 over TLS is asked for in the handshake (ALPN); the server's
-    // answer is checked once before the run (lib/http2/alpn-check.js).
-    options: config.http2 ? { ...config.tlsOptions, ALPNProtocols: ['h2'] } : config.tlsOptions || {},
+    // HTTP/2 over TLS is asked for in the handshake (ALPN), by the name
+    // the config gave the target's protocol; the server's answer is
+    // checked once before the run (lib/http2/alpn-check.js).
+    options: target.protocol === 'h2' ? { ...config.tlsOptions, ALPNProtocols: [target.protocol] } : config.tlsOptions || {},
     servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
     session: undefined
   }

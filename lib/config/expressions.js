@@ -1,0 +1,96 @@
+'use strict'
+
+// The grammar of thresholds (--threshold) and of a capacity search's SLOs
+// (--slo), in the style of k6's thresholds: `p99 < 200ms`, `errors < 1%`,
+// `rps > 5000`. Parsed here, so that the config refuses a malformed one
+// before the run; lib/results/thresholds.js holds a result to them.
+//
+//   term     := latency | count | rate | generator
+//   latency  := p<N> | p(<N>) | avg | mean | min | max | stddev   (ms, us, µs or s; ms if none)
+//   count    := errors | non2xx | timeouts                          (a number, or N% of requests)
+//   rate     := rps (req/s) | throughput (bytes/s: B, kB, MB, GB, KiB, MiB, GiB)
+//   generator := generator.late (a number, or N% of requests sent)
+//              | generator.loopDelay.p50|p99|max (ms, us, µs or s)
+//              | generator.cpu (a fraction, or N%)
+//   operator := < | <= | > | >= | == | !=
+
+const LATENCY_UNITS = { ms: 1, us: 0.001, µs: 0.001, s: 1000 }
+const BYTE_UNITS = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2, gib: 1024 ** 3 }
+const STAT_KEYS = { avg: 'average', mean: 'average', min: 'min', max: 'max', stddev: 'stddev' }
+const COUNTS = ['errors', 'non2xx', 'timeouts']
+
+const GRAMMAR = /^\s*([a-z0-9_.()]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*([a-zµ%]*(?:\/s)?)\s*$/i
+
+const HINT = 'e.g. "p99 < 200ms", "errors < 1%", "rps > 5000" (terms: pN, avg, min, max, stddev, errors, non2xx, timeouts, rps, throughput, generator.late, generator.loopDelay.p99, generator.cpu)'
+const LOOP_DELAY_STATS = ['p50', 'p99', 'max']
+
+class ThresholdSyntaxError extends Error {
+  constructor (expression, why) {
+    super(`${JSON.stringify(String(expression))}: ${why}; ${HINT}`)
+    this.expression = expression
+    this.why = `${why}; ${HINT}`
+  }
+}
+
+// One expression → { expression, metric, operator, limit, unit, kind, percentile? }.
+// `limit` is in the metric's own unit: ms, a count, a percentage, req/s, bytes/s.
+function parseThreshold (expression) {
+  if (typeof expression !== 'string') throw new ThresholdSyntaxError(expression, 'not a string')
+  const m = GRAMMAR.exec(expression)
+  if (!m) throw new ThresholdSyntaxError(expression, 'not of the form <term> <operator> <value>')
+  const [, term, operator, number, rawUnit] = m
+  const name = term.toLowerCase().replace(/^latency\./, '')
+  const value = Number(number)
+  const unit = rawUnit.replace(/\/s$/i, '')
+  const base = { expression: expression.trim(), operator }
+
+  if (name.startsWith('generator.')) return parseGenerator(expression, name, value, unit, rawUnit, base)
+  const percentile = /^p(?:\((\d+(?:\.\d+)?)\)|(\d+(?:[._]\d+)?))$/.exec(name)
+  if (percentile || STAT_KEYS[name]) {
+    const scale = unit === '' ? 1 : LATENCY_UNITS[unit.toLowerCase() === 'µs' ? 'µs' : unit.toLowerCase()]
+    if (scale === undefined) throw new ThresholdSyntaxError(expression, `"${rawUnit}" is not a latency unit (ms, us, s)`)
+    const out = { ...base, kind: 'latency', limit: value * scale, unit: 'ms' }
+    if (percentile) {
+      const p = Number((percentile[1] || percentile[2]).replace('_', '.'))
+      if (!(p > 0 && p <= 100)) throw new ThresholdSyntaxError(expression, `p${p} is not a percentile between 0 and 100`)
+      return { ...out, metric: `p${p}`, percentile: p }
+    }
+    return { ...out, metric: name === 'mean' ? 'avg' : name }
+  }
+  if (COUNTS.includes(name)) {
+    if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `${name} is a count or a percentage, not "${rawUnit}"`)
+    return { ...base, kind: 'count', metric: name, limit: value, unit: unit === '%' ? '%' : '' }
+  }
+  if (name === 'rps') {
+    if (unit !== '' && unit.toLowerCase() !== 'req') throw new ThresholdSyntaxError(expression, `rps is in requests per second, not "${rawUnit}"`)
+    return { ...base, kind: 'rate', metric: 'rps', limit: value, unit: 'req/s' }
+  }
+  if (name === 'throughput') {
+    const scale = unit === '' ? 1 : BYTE_UNITS[unit.toLowerCase()]
+    if (scale === undefined) throw new ThresholdSyntaxError(expression, `"${rawUnit}" is not a byte unit (B, kB, MB, GB, KiB, MiB, GiB)`)
+    return { ...base, kind: 'rate', metric: 'throughput', limit: value * scale, unit: 'B/s' }
+  }
+  throw new ThresholdSyntaxError(expression, `unknown term "${term}"`)
+}
+
+// The generator's own health (result.generator): held like any other
+// term, so that a CI job can refuse a run whose generator was the limit.
+function parseGenerator (expression, name, value, unit, rawUnit, base) {
+  if (name === 'generator.late') {
+    if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `generator.late is a count or a percentage, not "${rawUnit}"`)
+    return { ...base, kind: 'generator', metric: 'generator.late', limit: value, unit: unit === '%' ? '%' : '' }
+  }
+  if (name === 'generator.cpu') {
+    if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `generator.cpu is a fraction or a percentage, not "${rawUnit}"`)
+    return { ...base, kind: 'generator', metric: 'generator.cpu', limit: unit === '%' ? value / 100 : value, unit: '' }
+  }
+  const stat = /^generator\.loopdelay\.(\w+)$/.exec(name)
+  if (stat && LOOP_DELAY_STATS.includes(stat[1])) {
+    const scale = unit === '' ? 1 : LATENCY_UNITS[unit.toLowerCase() === 'µs' ? 'µs' : unit.toLowerCase()]
+    if (scale === undefined) throw new ThresholdSyntaxError(expression, `"${rawUnit}" is not a latency unit (ms, us, s)`)
+    return { ...base, kind: 'generator', metric: `generator.loopDelay.${stat[1]}`, stat: stat[1], limit: value * scale, unit: 'ms' }
+  }
+  throw new ThresholdSyntaxError(expression, `unknown term "${name}" (generator terms: generator.late, generator.loopDelay.p50, .p99, .max, generator.cpu)`)
+}
+
+module.exports = { parseThreshold, STAT_KEYS }
