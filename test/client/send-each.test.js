@@ -144,7 +144,7 @@ t.test('a hook failure that ends the run (stopped): nothing more is done', async
 
 t.test('a promise: it holds a place, stops the batch, and the rest of the grant is given back', async (t) => {
   let resolve
-  const client = fakeClient([{ path: '/a' }, { path: '/b', setupRequest: (req) => new Promise((r) => { resolve = () => r({ ...req, path: '/late' }) }) }, { path: '/c' }])
+  const client = fakeClient([{ path: '/a' }, { path: '/b', setupRequest: (req) => new Promise((_resolve) => { resolve = () => _resolve({ ...req, path: '/late' }) }) }, { path: '/c' }])
   sendEach(client, 4, 50, [40, 41, 42, 43])
   t.same(client.calls, [
     ['queue', request('/a'), 50, 40, 0, 0],
