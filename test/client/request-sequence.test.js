@@ -275,7 +275,9 @@ t.test('next() with a setupRequest returning a promise: PENDING, then settle() o
 })
 
 t.test('ids, HTTP/1.1: spliced into bytes encoded once, a fresh id each request, the same length each time', async (t) => {
-  const seq = h1Sequence([{ method: 'POST', path: '/u/[<id>]', headers: { 'x-id': '[<id>]' }, body: '{"id":"[<id>]"}' }], { idReplacement: true })
+  let encoded = 0
+  const encoding = { ...http1Encoding, encode: (req, form) => { encoded++; return http1Encoding.encode(req, form) } }
+  const seq = h1Sequence([{ method: 'POST', path: '/u/[<id>]', headers: { 'x-id': '[<id>]' }, body: '{"id":"[<id>]"}' }], { idReplacement: true, encoding })
   const entry = seq.entries[0]
   t.equal(entry.bytes, null)
   t.equal(typeof entry.withId, 'function', 'made by the encoding\'s withIds')
@@ -289,6 +291,7 @@ t.test('ids, HTTP/1.1: spliced into bytes encoded once, a fresh id each request,
     return m[1]
   })
   t.equal(new Set(ids).size, 3, 'a fresh id each request')
+  t.equal(encoded, 0, 'nothing encoded per request: the ids are spliced in')
   t.equal(new Set(requests.map((r) => r.length)).size, 1, 'every request as long: Content-Length holds')
   t.equal(seq.staticBytes, null)
 

@@ -137,6 +137,13 @@ t.test('the FIFO\'s ring: slots go round, each response gets its own request\'s 
   protocol.send(1, 3, [13])
   read(OK, OK)
   t.same(callsOf(calls, 'respond').map((c) => [c[2], c[3]]), [[1, 10], [1, 11], [2, 12], [3, 13]])
+
+  const three = h1({ pipelining: 3, rated: true })
+  three.protocol.send(3, 1, [10, 11, 12])
+  three.read(OK, OK)
+  three.protocol.send(2, 2, [13, 14])
+  three.read(OK, OK, OK)
+  t.same(callsOf(three.calls, 'respond').map((c) => [c[2], c[3]]), [[1, 10], [1, 11], [1, 12], [2, 13], [2, 14]], 'two past the end: the first two slots')
 })
 
 t.test('queue() and flush(): a batch built one by one is one write; the slots keep entry and times', async (t) => {

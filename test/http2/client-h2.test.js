@@ -107,8 +107,17 @@ t.test('a body that fits the windows goes with its HEADERS; one that does not wa
   t.equal(frames[1].payload.toString(), 'hello')
   t.equal(fits.protocol.sendWindow, 65535 - 5, 'the connection\'s window spent')
 
-  // A body larger than the connection's window (65,535 until the server
-  // says more).
+  // Bodies that fit their streams' windows, not what is left of the
+  // connection's (65,535 until the server says more): the first goes
+  // whole, the second waits.
+  const two = h2({ entries: [{ method: 'POST', body: Buffer.alloc(40000, 'y') }], settings: { initialWindowSize: 100000 } })
+  two.protocol.send(2, 0, null)
+  t.same(two.written().map((f) => [f.type, f.id, f.flags & END_STREAM, f.payload.length]).filter((f) => f[0] === 'DATA'), [
+    ['DATA', 1, 0, 16384], ['DATA', 1, 0, 16384], ['DATA', 1, END_STREAM, 7232],
+    ['DATA', 3, 0, 16384], ['DATA', 3, 0, 9151]
+  ], 'stream 3 gets the 25,535 octets the connection has left')
+
+  // A body larger than the connection's window.
   const big = Buffer.alloc(70000, 'x')
   const { protocol, feed, written } = h2({ entries: [{ method: 'POST', body: big }], settings: {} })
   protocol.send(1, 0, null)
@@ -283,9 +292,11 @@ t.test('the server\'s table size lowered: the next header block starts with a si
   t.same(fieldsOf(frames[0].payload).slice(0, 1), [[':method', 'GET']])
   t.equal(frames[1].payload[0] & 0xe0, 0x80, 'stream 3: none')
   t.equal(frames[2].payload[0] & 0xe0, 0x80, 'stream 5: none')
-  const same = h2({ settings: { headerTableSize: 4096 } })
-  same.protocol.send(1, 0, null)
-  t.equal(same.written()[0].payload[0] & 0xe0, 0x80, 'not lowered: none')
+  for (const size of [4096, 8192]) {
+    const same = h2({ settings: { headerTableSize: size } })
+    same.protocol.send(1, 0, null)
+    t.equal(same.written()[0].payload[0] & 0xe0, 0x80, `${size}, not lowered: none`)
+  }
 })
 
 t.test('nothing of ours is written once the run stopped, the connection failed or the socket went; retire() and stop() read no more', async (t) => {

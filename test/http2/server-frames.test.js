@@ -57,6 +57,13 @@ t.test('SETTINGS: streams, windows and table size taken; acknowledged; ready onc
   onSettings(protocol, true, null)
   t.same(s.written(), [], 'an ACK of ours: nothing to do')
   t.same(callsOf(s.calls, 'succeeded'), [[]], 'set up once')
+
+  const raised = h2()
+  onSettings(raised.protocol, false, { headerTableSize: 8192 })
+  t.equal(raised.protocol.needSizeUpdate, false, 'a larger table: our blocks need no update (we index nothing)')
+  t.equal(raised.protocol.peerTableSize, 8192)
+  onSettings(raised.protocol, false, { headerTableSize: 6000 })
+  t.equal(raised.protocol.needSizeUpdate, true, 'lowered from where it was')
 })
 
 t.test('PING: answered with its own octets; an answer to ours is not', async (t) => {
