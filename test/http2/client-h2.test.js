@@ -321,6 +321,5 @@ t.test('nothing of ours is written once the run stopped, the connection failed o
   }
   const early = h2()
   early.protocol.parser = null
-  early.protocol.stop()
-  t.pass('stop() before any socket')
+  t.doesNotThrow(() => early.protocol.stop(), 'stop() before any socket had a parser')
 })
