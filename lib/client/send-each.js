@@ -114,7 +114,7 @@ function awaitRequest (client, promise, entry, planned) {
 // The request's setupRequest hook threw while its batch was built.
 function hookFailed (client, err) {
   client.completed++
-  client.port.onHookError(this, err)
+  client.port.onHookError(client, err)
 }
 
 module.exports = { sendEach }

@@ -1,0 +1,251 @@
+'use strict'
+
+// Unit tests of lib/http2/server-frames.js: what each of the server's
+// frames does to an HTTP/2 protocol object (helpers/h2-protocol.js),
+// called directly with the values the frame parser would hand over, or
+// fed as frames where the parser's part matters. The protocol object's own
+// calls are in client-h2.test.js.
+
+const t = require('tap')
+const {
+  onSettings, onPing, onWindowUpdate, onHeaders, onStreamData, onRstStream, onStreamError, onConnectionError, onGoaway
+} = require('../../lib/http2/server-frames')
+const { encodeHeaders, encodeData, encodeWindowUpdate, MAX_WINDOW } = require('../../lib/http2/frames')
+const { http2Error } = require('../../lib/http2/errors')
+const { ResponseParseError } = require('../../lib/core/errors')
+const { callsOf } = require('../helpers/protocol-fakes')
+const { h2, block, ACK, END_STREAM } = require('../helpers/h2-protocol')
+
+const OK = block([':status', '200'])
+const EMPTY = Buffer.alloc(0)
+// 2^29: the connection's and a stream's window are topped up once this
+// much of them was read.
+const REFILL = 2 ** 29
+
+// What was written, as [type, id, flags] (and a 4-octet payload's number).
+const shapes = (frames) => frames.map((f) => f.payload.length === 4 ? [f.type, f.id, f.flags, f.payload.readUInt32BE(0)] : [f.type, f.id, f.flags])
+
+t.test('SETTINGS: streams, windows and table size taken; acknowledged; ready once', async (t) => {
+  const s = h2({ pipelining: 8, entries: [{ method: 'POST', body: Buffer.alloc(100, 'x') }] })
+  const { protocol } = s
+  protocol.connected()
+  s.written()
+  onSettings(protocol, false, { maxConcurrentStreams: 2, initialWindowSize: 10, headerTableSize: 4096 })
+  t.equal(protocol.streamLimit, 2)
+  t.equal(protocol.peerInitialWindow, 10)
+  t.equal(protocol.needSizeUpdate, false, 'the table not lowered')
+  t.equal(protocol.ready, true)
+  t.same(callsOf(s.calls, 'succeeded'), [[]])
+  t.same(shapes(s.written()), [['SETTINGS', 0, ACK]])
+
+  protocol.send(2, 0, null)
+  t.same(shapes(s.written()).map((f) => f.slice(0, 2)), [['HEADERS', 1], ['HEADERS', 3], ['DATA', 1], ['DATA', 3]], '10 octets each, the rest waits')
+  onSettings(protocol, false, { initialWindowSize: 50, headerTableSize: 1024 })
+  const frames = s.written()
+  t.same(shapes(frames).map((f) => f.slice(0, 3)), [['SETTINGS', 0, ACK], ['DATA', 1, 0], ['DATA', 3, 0]],
+    'open streams\' windows moved by the change (10 → 50): 40 more octets each')
+  t.same(frames.slice(1).map((f) => f.payload.length), [40, 40])
+  t.equal(protocol.needSizeUpdate, true, 'the table lowered: the next block says so')
+  t.equal(protocol.peerTableSize, 1024)
+  onSettings(protocol, false, { initialWindowSize: 30 })
+  t.same(shapes(s.written()), [['SETTINGS', 0, ACK]], 'lowered: the windows go below zero, nothing is sent')
+  onSettings(protocol, false, { initialWindowSize: 100 })
+  t.same(s.written().slice(1).map((f) => [f.id, f.flags, f.payload.length]), [[1, END_STREAM, 50], [3, END_STREAM, 50]], 'raised again: what is left of each body')
+  onSettings(protocol, false, { maxConcurrentStreams: 1000 })
+  t.equal(protocol.streamLimit, 8, 'never above pipelining')
+  s.written()
+  onSettings(protocol, true, null)
+  t.same(s.written(), [], 'an ACK of ours: nothing to do')
+  t.same(callsOf(s.calls, 'succeeded'), [[]], 'set up once')
+
+  const raised = h2()
+  onSettings(raised.protocol, false, { headerTableSize: 8192 })
+  t.equal(raised.protocol.needSizeUpdate, false, 'a larger table: our blocks need no update (we index nothing)')
+  t.equal(raised.protocol.peerTableSize, 8192)
+  onSettings(raised.protocol, false, { headerTableSize: 6000 })
+  t.equal(raised.protocol.needSizeUpdate, true, 'lowered from where it was')
+})
+
+t.test('PING: answered with its own octets; an answer to ours is not', async (t) => {
+  const s = h2({ settings: {} })
+  const opaque = Buffer.from('abcdefgh')
+  onPing(s.protocol, false, opaque)
+  const [frame] = s.written()
+  t.same([frame.type, frame.id, frame.flags, frame.payload.toString()], ['PING', 0, ACK, 'abcdefgh'])
+  onPing(s.protocol, true, opaque)
+  t.same(s.written(), [])
+})
+
+t.test('WINDOW_UPDATE: the connection\'s or a stream\'s window; above 2^31-1 a connection error', async (t) => {
+  const s = h2({ settings: {} })
+  const { protocol } = s
+  onWindowUpdate(protocol, 0, 100)
+  t.equal(protocol.sendWindow, 65535 + 100)
+  onWindowUpdate(protocol, 7, 100)
+  t.same(s.calls, [], 'a stream not ours: ignored')
+  onWindowUpdate(protocol, 0, MAX_WINDOW - 65535 - 100)
+  t.equal(protocol.sendWindow, MAX_WINDOW, 'up to 2^31-1 is fine')
+  t.same(s.written(), [])
+  onWindowUpdate(protocol, 0, 1)
+  t.same(shapes(s.written()), [['GOAWAY', 0, 0]])
+  const [[err]] = callsOf(s.calls, 'fail')
+  t.match(err, { code: 'AC_H2_FLOW_CONTROL_ERROR', http2Code: 3, message: 'a WINDOW_UPDATE that took the connection\'s window to 2147483648, above 2^31-1' })
+})
+
+t.test('HEADERS: every block decoded, whoever\'s, so the table stays in step', async (t) => {
+  const s = h2({ settings: {} })
+  s.protocol.send(1, 0, null)
+  // ':status: 204' with incremental indexing (RFC 7541 §6.2.1), for a
+  // stream we do not have; then stream 1 refers to it as index 62.
+  const indexed = Buffer.concat([Buffer.from([0x48, 0x03]), Buffer.from('204')])
+  onHeaders(s.protocol, 99, indexed, 0, indexed.length, true)
+  t.same(s.calls, [])
+  const ref = Buffer.from([0xbe])
+  onHeaders(s.protocol, 1, ref, 0, 1, true)
+  t.same(callsOf(s.calls, 'respond').map((c) => c.slice(0, 2)), [[204, 1]])
+})
+
+t.test('HEADERS that cannot be decoded: a connection error (COMPRESSION_ERROR)', async (t) => {
+  const s = h2({ settings: {} })
+  s.protocol.send(1, 0, null)
+  s.written()
+  const bad = Buffer.from([0x80])
+  onHeaders(s.protocol, 1, bad, 0, 1, false)
+  t.same(shapes(s.written()), [['GOAWAY', 0, 0]])
+  const [[err]] = callsOf(s.calls, 'fail')
+  t.match(err, { code: 'AC_H2_COMPRESSION_ERROR', http2Code: 9 })
+})
+
+t.test('HEADERS without a valid :status: the stream is reset, its request fails', async (t) => {
+  const s = h2({ settings: {} })
+  s.protocol.send(2, 0, null)
+  s.written()
+  const noStatus = block(['x-a', 'b'])
+  onHeaders(s.protocol, 3, noStatus, 0, noStatus.length, false)
+  t.same(shapes(s.written()), [['RST_STREAM', 3, 0, 1]], 'RST_STREAM with PROTOCOL_ERROR')
+  const [[err]] = callsOf(s.calls, 'requestFailed')
+  t.type(err, ResponseParseError)
+  t.match(err, { code: 'AC_H2_PROTOCOL_ERROR', message: 'a response on stream 3 without a valid :status' })
+  t.equal(s.protocol.inFlight, 1, 'its slot is free')
+  const badStatus = block([':status', '2000'])
+  onHeaders(s.protocol, 1, badStatus, 0, badStatus.length, true)
+  t.same(shapes(s.written()), [['RST_STREAM', 1, 0, 1]], 'a :status that is not three digits')
+})
+
+t.test('DATA before HEADERS: the stream is reset, its request fails', async (t) => {
+  const s = h2({ settings: {} })
+  s.protocol.send(1, 0, null)
+  s.written()
+  s.feed(encodeData(1, Buffer.from('x'), false))
+  t.same(shapes(s.written()), [['RST_STREAM', 1, 0, 1]])
+  t.match(callsOf(s.calls, 'requestFailed'), [[{ code: 'AC_H2_PROTOCOL_ERROR', message: 'DATA on stream 1 before its response\'s HEADERS' }]])
+  t.equal(s.protocol.inFlight, 0)
+  s.feed(encodeData(1, Buffer.from('y'), true))
+  t.same(s.calls.filter((c) => c[0] !== 'requestFailed'), [], 'more of a stream since reset: ignored')
+})
+
+t.test('DATA read: the connection\'s window, then the stream\'s, topped up once half of it is read', async (t) => {
+  const s = h2({ settings: {} })
+  const { protocol } = s
+  protocol.send(2, 0, null)
+  s.written()
+  onStreamData(protocol, 99, EMPTY, 0, 0, false, REFILL - 1)
+  t.same(s.written(), [], 'below the threshold: nothing')
+  onStreamData(protocol, 99, EMPTY, 0, 0, false, 1)
+  t.same(shapes(s.written()), [['WINDOW_UPDATE', 0, 0, REFILL]], 'all that was read, a stream of ours or not')
+  t.equal(protocol.recvOwed, 0)
+
+  s.feed(encodeHeaders(1, OK, false), encodeHeaders(3, OK, false))
+  const half = REFILL / 2
+  onStreamData(protocol, 1, EMPTY, 0, 0, false, half)
+  t.same(s.written(), [], 'half of each: nothing')
+  onStreamData(protocol, 1, EMPTY, 0, 0, false, half)
+  t.same(shapes(s.written()), [['WINDOW_UPDATE', 0, 0, REFILL], ['WINDOW_UPDATE', 1, 0, REFILL]], 'the connection\'s and the stream\'s')
+  t.equal(protocol.recvOwed, 0)
+  onStreamData(protocol, 3, EMPTY, 0, 0, false, half)
+  onStreamData(protocol, 3, EMPTY, 0, 0, true, half)
+  t.same(shapes(s.written()), [['WINDOW_UPDATE', 0, 0, REFILL]], 'a stream that ends needs no more window')
+  t.same(callsOf(s.calls, 'respond').length, 1)
+})
+
+t.test('a response that ends before its body was all sent: the rest is not sent (RST_STREAM NO_ERROR)', async (t) => {
+  const s = h2({ entries: [{ method: 'POST', body: 'hello' }], settings: { initialWindowSize: 2 } })
+  s.protocol.send(1, 0, null)
+  s.written()
+  s.feed(encodeHeaders(1, OK, true))
+  t.same(shapes(s.written()), [['RST_STREAM', 1, 0, 0]])
+  t.equal(callsOf(s.calls, 'respond').length, 1, 'the response counts')
+  s.feed(encodeWindowUpdate(1, 100))
+  t.same(s.written(), [], 'nothing more of its body')
+})
+
+t.test('RST_STREAM: its request fails with the server\'s code; the slot is free', async (t) => {
+  const s = h2({ settings: {} })
+  s.protocol.send(2, 0, null)
+  onRstStream(s.protocol, 3, 7)
+  const [[err]] = callsOf(s.calls, 'requestFailed')
+  t.type(err, ResponseParseError)
+  t.match(err, { code: 'AC_H2_RST_REFUSED_STREAM', message: 'the HTTP/2 server reset stream 3 with REFUSED_STREAM', http2Code: 7 })
+  t.equal(s.protocol.inFlight, 1)
+  onRstStream(s.protocol, 1, 0xff)
+  t.match(callsOf(s.calls, 'requestFailed')[1], [{ code: 'AC_H2_RST_UNKNOWN', message: 'the HTTP/2 server reset stream 1 with 0xff' }])
+  onRstStream(s.protocol, 5, 7)
+  t.equal(callsOf(s.calls, 'requestFailed').length, 2, 'a stream not ours: nothing')
+  t.same(callsOf(s.calls, 'respond'), [])
+})
+
+t.test('a stream error the parser found: RST_STREAM with its code, and its request fails', async (t) => {
+  const s = h2({ settings: {} })
+  s.protocol.send(1, 0, null)
+  s.written()
+  const err = http2Error('FRAME_SIZE_ERROR', 'a PRIORITY frame of 4 octets', 1)
+  onStreamError(s.protocol, err)
+  t.same(shapes(s.written()), [['RST_STREAM', 1, 0, 6]])
+  t.same(callsOf(s.calls, 'requestFailed'), [[err]])
+  t.equal(s.protocol.inFlight, 0)
+  onStreamError(s.protocol, http2Error('PROTOCOL_ERROR', 'x', 9))
+  t.same(shapes(s.written()), [['RST_STREAM', 9, 0, 1]], 'a stream not ours: reset all the same')
+  t.equal(callsOf(s.calls, 'requestFailed').length, 1)
+  s.feed(encodeWindowUpdate(1, 1).fill(0, 9))
+  t.same(shapes(s.written()), [['RST_STREAM', 1, 0, 1]], 'through the parser: a WINDOW_UPDATE of 0 on a stream')
+})
+
+t.test('a connection error: GOAWAY with its code, the connection fails, nothing more is read', async (t) => {
+  const s = h2({ settings: {} })
+  s.protocol.send(1, 0, null)
+  s.written()
+  const err = http2Error('PROTOCOL_ERROR', 'bad')
+  onConnectionError(s.protocol, err)
+  const frames = s.written()
+  t.same(shapes(frames).map((f) => f.slice(0, 3)), [['GOAWAY', 0, 0]])
+  t.same([frames[0].payload.readUInt32BE(0), frames[0].payload.readUInt32BE(4)], [0, 1], 'last stream 0, PROTOCOL_ERROR')
+  t.same(callsOf(s.calls, 'fail'), [[err]])
+  s.connection.countedFailure = false
+  s.feed(encodeHeaders(1, OK, true))
+  t.same(callsOf(s.calls, 'respond'), [], 'the parser was stopped')
+
+  const other = h2({ settings: {} })
+  onConnectionError(other.protocol, new ResponseParseError('AC_H2_PROTOCOL_ERROR', 'no code'))
+  t.equal(other.written()[0].payload.readUInt32BE(4), 2, 'an error without a code: INTERNAL_ERROR')
+})
+
+t.test('GOAWAY: the streams above its last go again, once; the rest are answered; no new stream', async (t) => {
+  const s = h2({ pipelining: 8, settings: {} })
+  const { protocol } = s
+  protocol.send(4, 0, [1, 2, 3, 4])
+  onGoaway(protocol, 3, 0, Buffer.from('bye'))
+  t.same(callsOf(s.calls, 'resend'), [[2]], 'streams 5 and 7 were not processed')
+  t.same(callsOf(s.calls, 'checkIdle'), [[]], 'the client may move to a new connection')
+  t.equal(protocol.inFlight, 2)
+  t.equal(protocol.accepting, false)
+  t.equal(protocol.spent, true)
+  s.feed(encodeHeaders(1, OK, true), encodeHeaders(3, OK, true), encodeHeaders(5, OK, true))
+  t.same(callsOf(s.calls, 'respond').map((c) => c[3]), [1, 2], 'streams 1 and 3 answered; 5 is not ours any more')
+  t.equal(protocol.inFlight, 0)
+
+  const none = h2({ settings: {} })
+  none.protocol.send(1, 0, null)
+  onGoaway(none.protocol, 1, 0, EMPTY)
+  t.same(callsOf(none.calls, 'resend'), [], 'all processed: nothing goes again')
+  t.same(callsOf(none.calls, 'checkIdle'), [[]])
+})
