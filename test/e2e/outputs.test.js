@@ -9,8 +9,6 @@ const fs = require('fs')
 const path = require('path')
 const { run } = require('../helpers/cli')
 const { httpServer } = require('../helpers/servers')
-const { OUTPUTS } = require('../../lib/output/outputs')
-const { OPTIONS } = require('../../lib/core/options')
 
 t.test('--html writes the report of the run; report re-renders saved runs', async (t) => {
   let requests = 0
@@ -58,11 +56,4 @@ t.test('--html writes the report of the run; report re-renders saved runs', asyn
     t.equal(bad.stderr.trim().split('\n').length, 1, `${args.join(' ')}: one line (${bad.stderr.trim()})`)
     t.notMatch(bad.stderr, /\n\s+at /, 'no stack trace')
   }
-})
-
-t.test('outputs are chosen in one table', async (t) => {
-  t.same(OUTPUTS.result.map((o) => o.option), ['renderResultsTable', null, 'json', 'out', 'html', 'hgrm'], 'a run: its tables, the generator\'s health line whatever is asked, then the rest')
-  t.same(OUTPUTS.search.map((o) => o.option), ['json', 'out', 'html', null], 'a search: its JSON, its report, and always its closing sentences')
-  for (const o of OUTPUTS.result.filter((o) => o.option)) t.equal(OPTIONS[o.option].library, false, `${o.option} is kept from the library`)
-  for (const o of OUTPUTS.search.filter((o) => o.option)) t.equal(OPTIONS[o.option].library, false, `${o.option} is kept from the library`)
 })

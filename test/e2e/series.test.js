@@ -2,13 +2,14 @@
 
 // What a saved result keeps, from real runs: encoded histograms equal to
 // the tables, and per-second series whose counts add up to the totals.
+// What is not a result: test/results/saved-result.test.js.
 
 const t = require('tap')
 const autocannon = require('../..')
 const { decode, toStats } = require('../../lib/results/histogram')
 const { httpServer } = require('../helpers/servers')
 const { run } = require('../helpers/cli')
-const { readResults, parseResults } = require('../../lib/results/saved-result')
+const { parseResults } = require('../../lib/results/saved-result')
 
 const sum = (list) => list.reduce((a, b) => a + b, 0)
 const LATENCY = { scale: 1000, decimals: 3, bucketEdges: true }
@@ -69,23 +70,4 @@ t.test('-j writes them, and the result reads back', async (t) => {
   t.equal(parseResults(ndjson, 'logs').length, 2)
   // A JSON array of results.
   t.equal(parseResults(`[${out.stdout.trim()},${out.stdout.trim()}]`, 'array').length, 2)
-})
-
-t.test('what is not a result fails with one line naming the file', async (t) => {
-  const fs = require('fs')
-  const path = require('path')
-  const dir = t.testdir({
-    'notes.json': '{"hello": "world"}',
-    'empty.json': '',
-    'text.txt': 'just text\nno json here\n',
-    'old.json': JSON.stringify({ requests: { total: 5 }, latency: { p99: 1 } })
-  })
-  for (const [file, why] of [['notes.json', /no requests and latency/], ['empty.json', /empty/], ['text.txt', /holds no result/]]) {
-    t.throws(() => readResults(path.join(dir, file)), { code: 'AC_NOT_A_RESULT', message: why }, file)
-  }
-  t.throws(() => readResults(path.join(dir, 'missing.json')), { code: 'AC_FILE_UNREADABLE', message: /missing\.json: no such file/ })
-  t.equal(readResults(path.join(dir, 'old.json')).length, 1, 'autocannon\'s own -j output is a result')
-  t.throws(() => readResults(path.join(dir, 'old.json'), { need: ['histograms'] }), { code: 'AC_NOT_A_RESULT', message: /no latency histograms.*older autocannon/ })
-  t.throws(() => readResults(path.join(dir, 'old.json'), { need: ['series'] }), { code: 'AC_NOT_A_RESULT', message: /no per-second series/ })
-  t.ok(fs.existsSync(dir))
 })

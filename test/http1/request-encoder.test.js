@@ -1,12 +1,11 @@
 'use strict'
 
 // Unit tests of lib/http1/request-encoder.js: the exact bytes of encoded requests,
-// what is refused and with which error, and the exported helpers.
+// and what is refused and with which error. The helpers it shares:
+// test/core/http-syntax.test.js, test/core/url.test.js.
 
 const t = require('tap')
 const { encodeRequest } = require('../../lib/http1/request-encoder')
-const { isToken, isValidHeaderValue } = require('../../lib/core/http-syntax')
-const { hostHeader } = require('../../lib/core/url')
 const { InvalidOptionError } = require('../../lib/core/errors')
 const { RequestSequence } = require('../../lib/http1/request-sequence')
 
@@ -136,36 +135,6 @@ t.test('Host: a host with CR/LF or control characters is refused', async (t) => 
   }
   throwsOption(t, () => encodeRequest({ host: 80 }), 'host',
     'invalid option "host": 80 must be a string without CR, LF or other control characters', 'non-string host')
-})
-
-t.test('hostHeader: the port only when it is not the scheme\'s default', async (t) => {
-  const cases = [
-    ['http://127.0.0.1:3000/', '127.0.0.1:3000'],
-    ['http://localhost/', 'localhost'],
-    ['http://localhost:80/', 'localhost'],
-    ['http://localhost:443/', 'localhost:443'],
-    ['http://localhost:8080/path?q=1', 'localhost:8080'],
-    ['https://localhost/', 'localhost'],
-    ['https://localhost:443/', 'localhost'],
-    ['https://localhost:80/', 'localhost:80'],
-    ['https://localhost:8443/', 'localhost:8443'],
-    ['http://[::1]:8080/', '[::1]:8080'],
-    ['http://[::1]/', '[::1]'],
-    ['https://[2001:db8::1]:443/', '[2001:db8::1]'],
-    ['HTTP://Example.COM:80/', 'example.com'],
-    ['http://user:pass@example.com:81/', 'example.com:81'],
-    ['http://xn--bcher-kva.example/', 'xn--bcher-kva.example'],
-    ['http://bücher.example:8000/', 'xn--bcher-kva.example:8000']
-  ]
-  for (const [url, host] of cases) t.equal(hostHeader(new URL(url)), host, url)
-
-  // URL-like objects (ports kept as given, compared as strings).
-  t.equal(hostHeader({ protocol: 'http:', hostname: 'a', port: '80' }), 'a')
-  t.equal(hostHeader({ protocol: 'https:', hostname: 'a', port: '443' }), 'a')
-  t.equal(hostHeader({ protocol: 'https:', hostname: 'a', port: '80' }), 'a:80')
-  t.equal(hostHeader({ protocol: 'http:', hostname: 'a', port: '' }), 'a')
-  t.equal(hostHeader({ protocol: 'http:', hostname: 'a' }), 'a')
-  t.equal(hostHeader({ protocol: 'http:', hostname: 'a', port: '8080' }), 'a:8080')
 })
 
 // ---------------------------------------------------------------------------
@@ -387,51 +356,6 @@ t.test('Transfer-Encoding: chunked sends the body as one chunk', async (t) => {
 t.test('Transfer-Encoding other than chunked is dropped and Content-Length used', async (t) => {
   t.equal(latin1(encodeRequest({ method: 'POST', host: 'h', headers: { 'Transfer-Encoding': 'gzip' }, body: 'abc' })),
     'POST / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\nContent-Length: 3\r\n\r\nabc')
-})
-
-// ---------------------------------------------------------------------------
-// the exported predicates
-
-const TCHAR = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-t.test('isToken: RFC 9110 tchar only, at least one', async (t) => {
-  t.equal(isToken(TCHAR), true, 'all of tchar')
-  t.equal(isToken('GET'), true)
-  t.equal(isToken('Content-Type'), true)
-  t.equal(isToken('x'), true)
-  t.equal(isToken(''), false, 'empty')
-  let wrong = []
-  for (let c = 0; c < 256; c++) {
-    const ch = String.fromCharCode(c)
-    if (isToken(ch) !== TCHAR.includes(ch)) wrong.push(c)
-  }
-  t.same(wrong, [], 'every one of the 256 latin1 characters judged right')
-  wrong = []
-  for (const ch of '"(),/:;<=>?@[\\]{} \t\r\n\u0000\u007f') {
-    if (isToken('a' + ch + 'b') !== false) wrong.push(ch)
-  }
-  t.same(wrong, [], 'separators, whitespace and controls inside a token')
-  t.equal(isToken('\u0100'), false, 'beyond latin1')
-  t.equal(isToken('日本'), false)
-  t.equal(isToken('a\u0121'), false, 'a character whose low byte would be a tchar (0x21)')
-})
-
-t.test('isValidHeaderValue: visible characters, SP, HTAB and anything beyond ASCII', async (t) => {
-  t.equal(isValidHeaderValue(''), true, 'empty')
-  t.equal(isValidHeaderValue(' \t leading and trailing \t '), true)
-  const wrong = []
-  for (let c = 0; c < 256; c++) {
-    const expected = c === 9 || (c >= 32 && c !== 127)
-    if (isValidHeaderValue('a' + String.fromCharCode(c) + 'b') !== expected) wrong.push(c)
-  }
-  t.same(wrong, [], 'every one of the 256 latin1 characters judged right')
-  for (const s of ['\r', '\n', 'a\r\nb', '\u0000', '\u007f']) {
-    t.equal(isValidHeaderValue(s), false, show(s))
-  }
-  // None of these has a CR, LF or NUL byte once encoded as UTF-8.
-  for (const s of ['\u0100', '\u010a', '\u2028', '日本', '😀', '\ud800']) {
-    t.equal(isValidHeaderValue(s), true, show(s))
-  }
 })
 
 // ---------------------------------------------------------------------------

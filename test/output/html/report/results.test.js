@@ -1,11 +1,11 @@
 'use strict'
 
-// The HTML report's pure parts, without a browser: the percentile points
-// it plots, the data it inlines, names, escaping. The page itself is
-// tested in Chromium by report-html.test.js.
+// The HTML report's pure parts, without a browser: the data it inlines,
+// names, escaping (the percentile points it plots:
+// test/output/html/percentiles.test.js). The page itself is tested in
+// Chromium by test/e2e/report-html.test.js.
 
 const t = require('tap')
-const { createLatencyHistogram, encode, decode } = require('../../../../lib/results/histogram')
 const { percentileDistribution } = require('../../../../lib/output/html/percentiles')
 const { renderHtml, scriptJson } = require('../../../../lib/output/html/report')
 const { cliText } = require('../../../../lib/output/html/tables')
@@ -20,36 +20,6 @@ function reportData (html) {
 function chart (html, id) {
   return reportData(html).charts.find((c) => c.id === id)
 }
-
-// 1000 values from 1 ms to ~50 ms and a tail of 10 at ~1 s.
-function sampleHistogram () {
-  const h = createLatencyHistogram()
-  for (let i = 0; i < 1000; i++) h.recordValue(1000 + i * i % 49000)
-  for (let i = 0; i < 10; i++) h.recordValue(1000000 + i * 777)
-  return h
-}
-
-t.test('percentile points are the lines of HdrHistogram\'s outputPercentileDistribution', async (t) => {
-  const h = sampleHistogram()
-  const text = decode(encode(h)).outputPercentileDistribution(5, 1000)
-  const lines = text.split('\n').filter((l) => /^\s+\d/.test(l)).map((l) => l.trim().split(/\s+/).map(Number))
-  const points = percentileDistribution(encode(h), { scale: 1000 })
-  // Every line but the last (100%, whose 1/(1-p) is infinite).
-  t.equal(points.length, lines.length - 1)
-  t.equal(lines[lines.length - 1][1], 1, 'the line left out is the 100% one')
-  // As the text shows them: values to 3 decimals, percentiles to 12, 1/(1-p) to 2.
-  const shown = points.map((p) => [Number((p.value).toFixed(3)), Number((p.percentile / 100).toFixed(12)), p.count, Number(p.x.toFixed(2))])
-  t.same(shown, lines.slice(0, -1))
-  t.equal(points[0].percentile, 0)
-  t.equal(points[points.length - 1].value, decode(encode(h)).maxValue / 1000, 'the maximum is on the last line plotted')
-  // 5 ticks per half distance: 0%, 10%… 40%, then 50%, 55%… 70%.
-  t.same(points.filter((p) => p.percentile < 50).map((p) => p.percentile), [0, 10, 20, 30, 40])
-  t.equal(points.filter((p) => p.percentile >= 50 && p.percentile < 75).length, 5)
-})
-
-t.test('percentile points of an empty histogram: none', async (t) => {
-  t.same(percentileDistribution(createLatencyHistogram()), [])
-})
 
 t.test('the latency chart has one line per file, and one more for each uncorrected latency', async (t) => {
   const a = resultOfLatencies({ perSecond: [[20000, 21000, 22000], [20000, 900000]] })
@@ -128,16 +98,6 @@ t.test('no network: every asset is inlined and the page forbids fetching', async
   t.match(html, /Content-Security-Policy" content="default-src 'none'/)
   t.match(html, /uPlot/, 'uPlot inlined')
   t.ok(html.length < 150 * 1024, `small (${html.length} bytes)`)
-})
-
-t.test('the CLI tables, without colour even when colour is forced', async (t) => {
-  const r = resultOfLatencies({ perSecond: [[20000, 25000]] })
-  const saved = process.env.FORCE_COLOR
-  process.env.FORCE_COLOR = '1'
-  t.teardown(() => { if (saved === undefined) delete process.env.FORCE_COLOR; else process.env.FORCE_COLOR = saved })
-  const text = cliText(r)
-  t.notMatch(text, /\u001b/) // eslint-disable-line no-control-regex
-  t.match(text, /Latency/)
 })
 
 t.test('thresholds: a table when the result has them, none otherwise', async (t) => {
