@@ -176,3 +176,12 @@ t.test('trailers are header lines: checked, framing ones honoured, never deliver
   t.same(parse(head + 'X y\r\n\r\n').errors, [])
   t.same(parse(head + 'X y\r\n\r\n', { wantHeaders: true }).errors.map((e) => e.code), ['HPE_INVALID_HEADER_TOKEN'])
 })
+
+t.test('chunked: spaces and tabs after a chunk size are accepted (RFC 9112 BWS; llhttp only when lenient)', async (t) => {
+  // Servers pad sizes; fuzz/known.js lists this among our documented
+  // differences from llhttp (chunk-size-ws), which this pins.
+  for (const size of ['b \r\n', 'b\t \r\n', 'b ;x=1\r\n']) {
+    const wire = `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${size}hello world\r\n0 \r\n\r\n`
+    t.same(everySplit(t, wire).messages.map((m) => [m.body, m.bytes]), [['hello world', wire.length]], JSON.stringify(size))
+  }
+})
