@@ -278,7 +278,7 @@ t.test('bad input: one-line errors', async (t) => {
     t.ok(err instanceof Error, `${args.join(' ')} throws`)
     if (!err) continue
     // autocannon's message where it has one, ours beside it (the CLI
-    // prints both; cli.test.js).
+    // prints both; test/e2e/cli.test.js).
     const line = err.detail === undefined ? err.message : `${err.message} (${err.detail})`
     t.notOk(line.includes('\n'), 'one line')
     t.match(err.code, /^AC_[A-Z_]+$/, `a code (${err.code})`)

@@ -428,7 +428,7 @@ t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
   const url = 'http://127.0.0.1:9'
   const missing = path.join(dir, 'missing')
   // Each line starts as autocannon's: "Error: " and its message where it
-  // has one (upstream-messages.test.js), our detail in brackets.
+  // has one (test/e2e/upstream-messages.test.js), our detail in brackets.
   const cases = [
     [['--bogus', url], 'Error: Unknown option: --bogus (see autocannon --help)'],
     [['-c', '2'], 'Error: Missing URL: usage: autocannon [opts] URL (see autocannon --help)'],

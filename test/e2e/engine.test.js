@@ -4,8 +4,8 @@
 // servers writing hand-made bytes (framing, pipelining, bytes cut
 // anywhere) and node:http servers (latency, the result object, limits,
 // events). Counts are exact: every run has an `amount` or a limit, or a
-// short duration. Failure modes are in engine-errors.test.js, option
-// validation in config.test.js.
+// short duration. Failure modes are in test/e2e/engine-errors.test.js,
+// option validation in test/e2e/invalid-options.test.js.
 
 const t = require('tap')
 const autocannon = require('../..')

@@ -22,7 +22,7 @@ function capacityServer (t, mode, value) {
 }
 
 // Searches take tens of seconds each (the runner hears of a longer limit
-// only from the comment; see test/package.test.js).
+// only from the comment; see test/e2e/package.test.js).
 const TIMEOUT = 8 * 60 * 1000
 t.setTimeout(TIMEOUT)
 t.comment(`timeout=${TIMEOUT}`)

@@ -76,7 +76,7 @@ t.test('invalid options reject with the option and the value named', async (t) =
     if (!t.ok(err instanceof Error, `${label}: rejects with an Error`)) continue
     t.equal(err.code, 'AC_INVALID_OPTION', `${label}: code`)
     t.equal(err.option, option, `${label}: err.option`)
-    // autocannon's message where it has one (upstream-messages.test.js),
+    // autocannon's message where it has one (test/e2e/upstream-messages.test.js),
     // ours in err.detail; else ours is the message.
     const ours = err.upstream ? `invalid option "${option}": ${err.detail}` : err.message
     t.match(ours, new RegExp(`"${escape(option)}": ${escape(shown)} `), `${label}: message ${JSON.stringify(err.message)}, detail ${JSON.stringify(err.detail)}`)

@@ -69,7 +69,7 @@ async function httpsTarget (t) {
 }
 
 // ---------------------------------------------------------------------------
-// targets (the request bytes: test/request-encoder.test.js)
+// targets (the request bytes: test/http1/request-encoder.test.js)
 
 t.test('targets: absolute form for http through a proxy only', async (t) => {
   const config = buildConfig({ url: ['http://a.test:81/x', 'https://b.test/y'], proxy: `http://${USER}:${PASSWORD}@127.0.0.1:3128` })

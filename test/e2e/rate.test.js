@@ -61,7 +61,7 @@ t.test('-R 1000 -c 10 spaces requests evenly and hits the rate', async (t) => {
     // A machine that pauses us in most intervals of every run (other test
     // files on both cores) makes some interval common to all by chance:
     // only a pause that recurs while the rest of a run was calm is ours.
-    // (The deterministic guard against our own first uses is first-use.test.js.)
+    // (The deterministic guard against our own first uses is test/e2e/first-use.test.js.)
     const calmElsewhere = attempts.some((a) => a.paused.length <= 1)
     if (calmElsewhere) t.same(recurring, [], 'no pause recurs in the same interval of every run (that would be the generator\'s own work)')
     t.comment(`busy machine: the generator was paused in each of ${attempts.length} runs (intervals ${attempts.map((a) => `[${a.paused.join(', ')}]`).join(' ')})`)

@@ -33,7 +33,7 @@ function throwsOption (t, fn, option, message, what) {
   t.equal(err.code, 'AC_INVALID_OPTION', what)
   t.equal(err.option, option, `${what}: names the option`)
   // Where autocannon has words for it, they are the message (method and
-  // body: upstream-messages.test.js) and ours is the detail.
+  // body: test/e2e/upstream-messages.test.js) and ours is the detail.
   t.equal(err.upstream ? `invalid option "${err.option}": ${err.detail}` : err.message, message, `${what}: message`)
   if (option === 'method') t.ok(err.message.endsWith(' HTTP method is not supported'), `${what}: autocannon's message`)
   if (option === 'body') t.equal(err.message, 'body must be either a string or a buffer', `${what}: autocannon's message`)

@@ -56,7 +56,7 @@ t.test('batches, reused slabs and fresh buffers: the bytes of the requests as te
     { method: 'POST', path: '/{{seq}}', headers: { l: '{{line long.txt}}' }, body: Buffer.from('{{line long.txt}}\u00ff') },
     { method: 'GET', path: '/{{seq}}', headers: { l: '{{line long.txt}}', m: '{{pick x|' + 'y'.repeat(3000) + '}}' } },
     // Chunked, with holes outside the body (holes in a chunked body are
-    // refused: templates.test.js).
+    // refused: test/http1/template.test.js).
     { method: 'POST', path: '/{{seq}}', headers: { 'Transfer-Encoding': 'chunked' }, body: 'xy' }
   ]
   for (const template of templates) {
