@@ -7,6 +7,8 @@
 // patched.
 
 const t = require('tap')
+const fs = require('fs')
+const os = require('os')
 const net = require('net')
 const path = require('path')
 const { execFile } = require('child_process')
@@ -16,7 +18,9 @@ const PRELOAD = path.join(__dirname, '..', '..', 'lib', 'cli', 'detect-port.js')
 // Runs `script` in a node with the preload, and collects what arrives on
 // a Unix socket named in its environment (or not, when `named` is false).
 async function reports (t, script, { named = true } = {}) {
-  const dir = t.testdir({})
+  // A short path: a Unix socket's is limited to about 100 bytes.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-detect-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const socketPath = path.join(dir, 'port.sock')
   const messages = []
   const server = net.createServer((socket) => {

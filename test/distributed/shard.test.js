@@ -34,8 +34,8 @@ t.test('shards and workers divide through the one share()', async (t) => {
   // division that comes out marked went through it.
   const calls = []
   const marked = { share: (total, parts, index) => { calls.push([total, parts, index]); return share(total, parts, index) } }
-  const { buildConfig: build } = t.mockRequire('../lib/config/config', { '../lib/distributed/shard': t.mockRequire('../lib/distributed/shard', { '../lib/core/share': marked }) })
-  const { workerOptions: split } = t.mockRequire('../lib/engine/workers', { '../lib/core/share': marked })
+  const { buildConfig: build } = t.mockRequire('../../lib/config/config', { '../../lib/distributed/shard': t.mockRequire('../../lib/distributed/shard', { '../../lib/core/share': marked }) })
+  const { workerOptions: split } = t.mockRequire('../../lib/engine/workers', { '../../lib/core/share': marked })
   const config = build({ url, connections: 10, amount: 100, shard: { index: 1, count: 3 }, workers: 2 })
   t.same(calls, [[10, 3, 1], [100, 3, 1]], 'the shard\'s part of connections and amount')
   calls.length = 0

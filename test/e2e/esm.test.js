@@ -28,7 +28,7 @@ t.test('import autocannon, { track, printResult, aggregateResult, parseArguments
 // and not there would be missing for import users only.
 t.test('autocannon.mjs exports what autocannon.js exports', async (t) => {
   const cjs = require('../../autocannon')
-  const esm = await import('../autocannon.mjs')
+  const esm = await import('../../autocannon.mjs')
   t.equal(esm.default, cjs, 'the default export is the CommonJS module itself')
   t.same(Object.keys(esm).filter((k) => k !== 'default').sort(), Object.keys(cjs).filter((k) => k !== 'default').sort())
   for (const name of Object.keys(cjs)) if (name !== 'default') t.equal(esm[name], cjs[name], `${name} is the same function`)
