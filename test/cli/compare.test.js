@@ -10,10 +10,7 @@ const fs = require('fs')
 const path = require('path')
 const { run } = require('../../lib/cli/compare')
 const { randomResult } = require('../helpers/random-result')
-
-function sink () {
-  return { text: '', write (s) { this.text += s } }
-}
+const { sink } = require('../helpers/sink')
 
 function files (t, names = ['base.json', 'new.json']) {
   const dir = t.testdir({ runs: {}, other: {} })

@@ -6,10 +6,7 @@
 
 const t = require('tap')
 const { EXIT, Interrupted, thresholdsExitCode } = require('../../lib/cli/exit-codes')
-
-function sink () {
-  return { text: '', write (s) { this.text += s } }
-}
+const { sink } = require('../helpers/sink')
 
 t.test('the codes CI scripts branch on', async (t) => {
   t.same(EXIT, { OK: 0, FAILED: 1, THRESHOLDS_FAILED: 99, INTERRUPTED: 130 })

@@ -9,10 +9,7 @@
 const t = require('tap')
 const YAML = require('yaml')
 const { run } = require('../../lib/cli/kube')
-
-function sink () {
-  return { text: '', write (s) { this.text += s } }
-}
+const { sink } = require('../helpers/sink')
 
 function kube (argv, now) {
   const stdout = sink()

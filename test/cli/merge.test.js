@@ -11,10 +11,7 @@ const fs = require('fs')
 const path = require('path')
 const { run } = require('../../lib/cli/merge')
 const { randomResult } = require('../helpers/random-result')
-
-function sink () {
-  return { text: '', write (s) { this.text += s } }
-}
+const { sink } = require('../helpers/sink')
 
 function saved (t) {
   const a = randomResult({ seed: 1, intervals: 4 })

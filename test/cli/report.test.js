@@ -10,10 +10,7 @@ const fs = require('fs')
 const path = require('path')
 const { run } = require('../../lib/cli/report')
 const { randomResult } = require('../helpers/random-result')
-
-function sink () {
-  return { text: '', write (s) { this.text += s } }
-}
+const { sink } = require('../helpers/sink')
 
 // The names the page gives its runs, from the data it inlines.
 function names (html) {
