@@ -2,7 +2,7 @@
 
 // Runs a range of cases through one layer and tallies the verdicts: the
 // unit of work of the fuzz runner's worker threads, and what
-// test/fuzz.test.js runs directly.
+// test/e2e/fuzz.test.js runs directly.
 
 const { generate } = require('./generate')
 const { checkCase } = require('./check')

@@ -12,7 +12,7 @@
 // (node:http turns it into ECONNRESET "aborted" or "socket hang up"). We
 // say HPE_STRICT for a CR not followed by LF everywhere; llhttp says
 // HPE_LF_EXPECTED after a header value and HPE_STRICT elsewhere
-// (test/parser.test.js pins our code).
+// (test/http1/response-parser/errors.test.js pins our code).
 const ALIASES = {
   HPE_INCOMPLETE: ['HPE_INVALID_EOF_STATE'],
   HPE_STRICT: ['HPE_LF_EXPECTED']

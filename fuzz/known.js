@@ -21,12 +21,12 @@ const { compareOutcomes } = require('./compare')
 const KNOWN = {
   'bare-lf': {
     title: 'A bare LF ends a line (status line, header lines, chunk lines, the blank line)',
-    reason: 'Accepted, as curl, browsers, wrk and http-parser-js do; llhttp 9 wants CRLF unless lenient. Refusing costs a check per line on the fast path (the skipped header lines are scanned to LF only) and would turn sloppy but unambiguous servers into errors. test/parser.test.js pins it.',
+    reason: 'Accepted, as curl, browsers, wrk and http-parser-js do; llhttp 9 wants CRLF unless lenient. Refusing costs a check per line on the fast path (the skipped header lines are scanned to LF only) and would turn sloppy but unambiguous servers into errors. test/http1/response-parser/header-fields.test.js pins it.',
     verify: 'llhttp agrees on the stream with a CR put before each bare LF outside what our parser took for bodies, and before each LF llhttp still stops at'
   },
   'fast-path': {
     title: 'With wantHeaders off, a header line that is not Content-Length, Transfer-Encoding, Connection or Proxy-Connection is skipped to its LF unvalidated (invalid name characters after the first, no colon, control characters or a lone CR in the value)',
-    reason: 'The hot path: validating lines nobody reads would cost a table lookup per byte. With wantHeaders on (a \'headers\' listener, onResponse hooks) every line is validated as llhttp does. test/parser.test.js pins it.',
+    reason: 'The hot path: validating lines nobody reads would cost a table lookup per byte. With wantHeaders on (a \'headers\' listener, onResponse hooks) every line is validated as llhttp does. test/http1/response-parser/header-fields.test.js pins it.',
     verify: 'our parser with wantHeaders on agrees with llhttp'
   },
   'head-size': {
@@ -36,22 +36,22 @@ const KNOWN = {
   },
   'chunk-size-ws': {
     title: 'Spaces and tabs between a chunk size and its CRLF or ";"',
-    reason: 'Accepted (RFC 9112 BWS, and servers that pad sizes); llhttp needs its lenient flag. test/parser.test.js pins it.',
+    reason: 'Accepted (RFC 9112 BWS, and servers that pad sizes); llhttp needs its lenient flag. test/http1/response-parser/chunked.test.js pins it.',
     verify: 'llhttp with kLenientSpacesAfterChunkSize agrees on the whole stream'
   },
   'cl-te-bodyless': {
     title: 'Content-Length together with Transfer-Encoding on a 1xx, 204 or 304 response',
-    reason: 'Accepted: those never have a body, so there is no framing to be misled about; llhttp 9 refuses both headers together on any response (we refuse them too where a body is possible). test/parser.test.js pins a 304 with both.',
+    reason: 'Accepted: those never have a body, so there is no framing to be misled about; llhttp 9 refuses both headers together on any response (we refuse them too where a body is possible). test/http1/response-parser/no-body.test.js pins a 304 with both.',
     verify: 'llhttp with kLenientChunkedLength agrees on the whole stream, or up to the first response where a body is possible and both come, which we refuse'
   },
   version: {
     title: 'A status line that is not HTTP/1.x: RTSP/ and ICE/ protocols, HTTP/0.9, HTTP/2.0 and other major versions',
-    reason: 'We speak HTTP/1.0 and 1.1 only and fail with HPE_INVALID_CONSTANT; llhttp accepts RTSP/ICE (it shares code with those parsers) and the versions 0.9 and 2.0, or fails with HPE_INVALID_VERSION. test/parser.test.js pins HTTP/2.0 as HPE_INVALID_CONSTANT.',
+    reason: 'We speak HTTP/1.0 and 1.1 only and fail with HPE_INVALID_CONSTANT; llhttp accepts RTSP/ICE (it shares code with those parsers) and the versions 0.9 and 2.0, or fails with HPE_INVALID_VERSION. test/http1/response-parser/errors.test.js pins HTTP/2.0 as HPE_INVALID_CONSTANT.',
     verify: 'our parser failed at a response that starts with RTSP, ICE or HTTP/ and a major version other than 1; llhttp agrees on every response before it'
   },
   'big-length': {
     title: 'A Content-Length or chunk size above 2^53 - 1',
-    reason: 'Refused at once (HPE_INVALID_CONTENT_LENGTH / HPE_INVALID_CHUNK_SIZE, "too large"), even on a response without a body: lengths are JavaScript numbers, exact only up to 2^53. llhttp takes up to 2^64 - 1 and then waits for the 9 PB. test/parser.test.js pins 99999999999999999 as an error.',
+    reason: 'Refused at once (HPE_INVALID_CONTENT_LENGTH / HPE_INVALID_CHUNK_SIZE, "too large"), even on a response without a body: lengths are JavaScript numbers, exact only up to 2^53. llhttp takes up to 2^64 - 1 and then waits for the 9 PB. test/http1/response-parser/errors.test.js pins 99999999999999999 as an error.',
     verify: 'our parser failed with "too large" at response k, the stream holds such a number, and llhttp agrees on every response before k'
   }
 }

@@ -4,7 +4,10 @@
 // in the README, and nothing requires what requires it back, directly or
 // not, file by file or folder by folder. Every relative require() counts,
 // those inside functions too: a require put off until first use must not
-// hide a cycle.
+// hide a cycle. And test/ mirrors lib/: a module's unit tests are at
+// test/<folder>/<module>.test.js (or in a folder test/<folder>/<module>/,
+// one file per area), black-box tests under test/e2e/, and a module tested
+// only end to end says where in test/end-to-end-only.js.
 
 const t = require('tap')
 const fs = require('fs')
@@ -146,4 +149,61 @@ t.test('ls lib shows the stages, each described in the README', async (t) => {
   t.same(described, folders, 'the README\'s table has a row for every folder, and no other')
   const loose = fs.readdirSync(LIB).filter((f) => f.endsWith('.js')).sort()
   t.same(loose, ['aggregateResult.js', 'printResult.js'], 'no file outside a folder but autocannon\'s own two paths')
+})
+
+// test/ mirrors lib/.
+
+const TEST = path.join(ROOT, 'test')
+const exceptions = require('./end-to-end-only')
+const listed = { ...exceptions.endToEnd, ...exceptions.reworked }
+// Folders of test/ that mirror nothing, and the files at its top.
+const OWN_FOLDERS = ['e2e', 'helpers', 'fixtures', 'types']
+const TOP_FILES = ['layout.test.js', 'end-to-end-only.js']
+
+const posix = (p) => p.split(path.sep).join('/')
+const libModules = sources(LIB).map((f) => posix(path.relative(LIB, f))).sort()
+const isDir = (p) => fs.existsSync(p) && fs.statSync(p).isDirectory()
+const isFile = (p) => fs.existsSync(p) && fs.statSync(p).isFile()
+// 'output/hgrm.js' → where its tests go.
+const mirrorOf = (module) => module.replace(/\.js$/, '')
+
+function testedAtMirror (module) {
+  const at = path.join(TEST, mirrorOf(module))
+  return isFile(`${at}.test.js`) || (isDir(at) && fs.readdirSync(at).some((f) => f.endsWith('.test.js')))
+}
+
+// A test file's place, or why it has none: test/<x>/<y>.test.js needs
+// lib/<x>/<y>.js, test/<x>/<y>/<area>.test.js needs lib/<x>/<y>.js.
+function misplaced (rel) {
+  const parts = rel.split('/')
+  // lib/'s own two files (autocannon's paths) are mirrored at the top.
+  if (parts.length === 1) return TOP_FILES.includes(rel) || isFile(path.join(LIB, rel.replace(/\.test\.js$/, '.js'))) ? null : 'at the top of test/: a unit test goes to its module\'s mirrored path, a black-box one to test/e2e/'
+  if (OWN_FOLDERS.includes(parts[0])) return parts[0] === 'e2e' && !rel.endsWith('.test.js') ? 'not a test: helpers go to test/helpers/' : null
+  if (!rel.endsWith('.test.js')) return 'not a test: helpers go to test/helpers/'
+  const module = rel.slice(0, -'.test.js'.length) + '.js'
+  const byArea = parts.slice(0, -1).join('/') + '.js'
+  const exists = (m) => isFile(path.join(LIB, m))
+  if (exists(module) || (parts.length > 2 && exists(byArea))) return null
+  return `no lib/${module}${parts.length > 2 ? ` nor lib/${byArea}` : ''}: a stale mirror, or a black-box test that belongs in test/e2e/`
+}
+
+t.test('every module of lib/ has a test at its mirrored path, or says where it is tested', async (t) => {
+  t.ok(libModules.length > 60, `${libModules.length} modules`)
+  const untested = libModules.filter((m) => !testedAtMirror(m) && !(m in listed))
+  t.same(untested.map((m) => `lib/${m}: no test/${mirrorOf(m)}.test.js`), [], 'write one (or, if it can only be tested end to end, say where in test/end-to-end-only.js)')
+  t.ok(Object.keys(exceptions.endToEnd).length <= 8, 'few modules are tested end to end only')
+})
+
+t.test('test/end-to-end-only.js lists only modules that exist and have no test at their path', async (t) => {
+  for (const module of Object.keys(listed)) {
+    t.ok(libModules.includes(module), `lib/${module} exists (or its line goes)`)
+    t.notOk(testedAtMirror(module), `lib/${module} has no test/${mirrorOf(module)}.test.js (or its line goes)`)
+  }
+})
+
+t.test('every test file is at a mirrored path or in test/e2e, helpers, fixtures or types', async (t) => {
+  const files = fs.readdirSync(TEST, { recursive: true }).map(posix).filter((f) => isFile(path.join(TEST, f)))
+  t.ok(files.filter((f) => f.endsWith('.test.js')).length > 80, 'test files read')
+  const wrong = files.map((f) => [f, misplaced(f)]).filter(([, why]) => why !== null)
+  t.same(wrong.map(([f, why]) => `test/${f}: ${why}`), [])
 })

@@ -4,7 +4,7 @@
 // command line reads it (kind), how the library checks it (check), its
 // default and a line of help. The CLI parser (lib/cli/args.js) and the
 // library's checks (lib/config/config.js) both read this table; help.txt stays
-// written by hand, and test/help.test.js holds it to the table; an unknown
+// written by hand, and test/e2e/help.test.js holds it to the table; an unknown
 // key passed to autocannon() is named with the closest one here.
 //
 //   kind     how the CLI turns its text into a value: integer, number,

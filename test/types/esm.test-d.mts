@@ -1,6 +1,6 @@
 // Type tests (tsd) for an ES module: the default import is autocannon
 // itself and the helpers are named exports, as Node gives them at run time
-// (test/esm.test.js checks that side).
+// (test/e2e/esm.test.js checks that side).
 
 import autocannon, { aggregateResult, findMaxRate, parseArguments, printResult, renderHtml, track, type Options } from 'autocannon'
 import type { Result } from 'autocannon'

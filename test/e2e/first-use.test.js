@@ -1,0 +1,62 @@
+'use strict'
+
+// Under a rate, latency counts from each request's planned time, so a pause
+// of the sending thread is charged to the server. The costliest pauses are
+// first uses: a module loaded, an encoder compiled, mid-run (the first
+// encoding of an interval histogram once took 19 ms at the first tick).
+// Here the real CLI runs with a spy preloaded in every thread, and nothing
+// may be loaded or compressed between the server's first arrival and its
+// last: whatever a run needs is loaded before it sends, and histograms are
+// compressed after it.
+
+const t = require('tap')
+const fs = require('fs')
+const os = require('os')
+const path = require('path')
+const { childServer } = require('../helpers/servers')
+const { run } = require('../helpers/cli')
+
+const SPY = path.join(__dirname, '..', 'helpers', 'first-use-spy.js')
+
+// `endSlackMs`: with workers, each thread ends on its own timer, a few ms
+// apart, and a thread that has ended compresses its result while another
+// may still send: the window stops that much before the last arrival.
+async function firstUsesDuring (t, args, { endSlackMs = 0 } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-first-use-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const log = path.join(dir, 'spy.jsonl')
+  const server = await childServer(t, 'stall-server.js')
+  const outputs = ['-j', '--out', path.join(dir, 'r.json'), '--html', path.join(dir, 'r.html'), '--hgrm', path.join(dir, 'r.hgrm')]
+  const res = await run([...args, ...outputs, server.url], {
+    // Appended: tap's own NODE_OPTIONS collect coverage.
+    extraEnv: { FIRST_USE_LOG: log, NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${SPY}` }
+  })
+  t.equal(res.code, 0, res.stderr)
+  const { arrivals } = await server.ask({ report: true })
+  const threads = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+  const events = threads.flat()
+  const first = arrivals[0]
+  const last = arrivals[arrivals.length - 1] - endSlackMs
+  return {
+    threads: threads.length,
+    events,
+    during: events.filter((e) => e.at >= first && e.at <= last),
+    after: events.filter((e) => e.at > last)
+  }
+}
+
+const describe = (events) => events.slice(0, 5).map((e) => `${e.what} ${e.name ? path.relative(path.join(__dirname, '..', '..'), e.name) : ''} (thread ${e.threadId}, ${e.ms.toFixed(2)} ms)`).join('; ') + (events.length > 5 ? `; and ${events.length - 5} more` : '')
+
+t.test('a rated run loads and compresses nothing while it sends, whatever outputs are asked', async (t) => {
+  const { during, after } = await firstUsesDuring(t, ['-c', '10', '-R', '1000', '-d', '2'])
+  t.same(during, [], `first uses during the run: ${describe(during)}`)
+  // The spy sees what it should: the outputs load and compress afterwards.
+  t.ok(after.some((e) => e.what === 'deflateSync'), 'histograms are compressed once the run is over')
+  t.ok(after.some((e) => e.what === 'load' && /cli-table3/.test(e.name)), 'the tables\' modules load for the tables')
+})
+
+t.test('with worker threads, none of them loads or compresses anything while they send', async (t) => {
+  const { threads, during } = await firstUsesDuring(t, ['-c', '4', '-R', '500', '-d', '2', '-w', '2'], { endSlackMs: 50 })
+  t.equal(threads, 3, 'the spy ran in the main thread and in both workers')
+  t.same(during, [], `first uses during the run: ${describe(during)}`)
+})

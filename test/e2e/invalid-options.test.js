@@ -1,0 +1,131 @@
+'use strict'
+
+// Option validation through the library: a bad option never starts a run;
+// the promise rejects (the callback and 'error' get the same Error) with
+// code AC_INVALID_OPTION, err.option, and a message that names the option
+// and the value as given.
+
+const t = require('tap')
+const autocannon = require('../..')
+
+const url = 'http://127.0.0.1:1'
+
+// [options, option named, the value as the message shows it]
+const INVALID = [
+  [{ url, connections: -1 }, 'connections', '-1'],
+  [{ url, connections: 0 }, 'connections', '0'],
+  [{ url, connections: 1.5 }, 'connections', '1.5'],
+  [{ url, connections: 'x' }, 'connections', '"x"'],
+  [{ url, connections: '' }, 'connections', '""'],
+  [{ url, connections: NaN }, 'connections', 'NaN'],
+  [{ url, duration: 'soon' }, 'duration', '"soon"'],
+  [{ url, duration: '10 parsecs' }, 'duration', '"10 parsecs"'],
+  [{ url, duration: -1 }, 'duration', '-1'],
+  [{ url, duration: Infinity }, 'duration', 'Infinity'],
+  [{ url, duration: {} }, 'duration', '{}'],
+  [{ url: 'http://' }, 'url', '"http://"'],
+  [{ url: 'http://exa mple.com/' }, 'url', '"http://exa mple.com/"'],
+  [{ url: 'ftp://127.0.0.1/' }, 'url', '"ftp://127.0.0.1/"', /unsupported protocol "ftp:"/],
+  [{ url: 'ws://127.0.0.1/' }, 'url', '"ws://127.0.0.1/"', /unsupported protocol "ws:"/],
+  [{ url: '' }, 'url', '""'],
+  [{ url: 5 }, 'url', '5'],
+  [{ url: [url, 'ftp://x/'] }, 'url', '"ftp://x/"'],
+  [{}, 'url', 'undefined', /required/],
+  [{ url, pipelining: 0 }, 'pipelining', '0'],
+  [{ url, pipelining: 2.5 }, 'pipelining', '2.5'],
+  [{ url, amount: -3 }, 'amount', '-3'],
+  [{ url, amount: 2.5 }, 'amount', '2.5'],
+  [{ url, timeout: 0 }, 'timeout', '0'],
+  [{ url, timeout: 'x' }, 'timeout', '"x"'],
+  [{ url, sampleInt: 0 }, 'sampleInt', '0'],
+  [{ url, bailout: -1 }, 'bailout', '-1'],
+  [{ url, maxConnectionRequests: 1.5 }, 'maxConnectionRequests', '1.5'],
+  [{ url, maxOverallRequests: -1 }, 'maxOverallRequests', '-1'],
+  [{ url, reconnectRate: -1 }, 'reconnectRate', '-1'],
+  [{ url, connectionRate: -5 }, 'connectionRate', '-5'],
+  [{ url, overallRate: 'fast' }, 'overallRate', '"fast"'],
+  [{ url, workers: -1 }, 'workers', '-1'],
+  [{ url, method: 'GE T' }, 'method', '"GE T"'],
+  [{ url, headers: 'x' }, 'headers', '"x"'],
+  [{ url, body: 5 }, 'body', '5'],
+  [{ url, socketPath: '' }, 'socketPath', '""'],
+  [{ url, expectBody: 5 }, 'expectBody', '5'],
+  [{ url, setupClient: 5 }, 'setupClient', '5'],
+  [{ url, verifyBody: 1 }, 'verifyBody', '1'],
+  [{ url, requests: [] }, 'requests', '[]'],
+  [{ url, requests: [{ method: 'GET' }, 5] }, 'requests[1]', '5'],
+  [{ url, requests: [{ method: 5 }] }, 'requests[0].method', '5'],
+  [{ url, initialContext: 5 }, 'initialContext', '5'],
+  [{ url, servername: 5 }, 'servername', '5'],
+  [{ url, tlsOptions: 5 }, 'tlsOptions', '5'],
+  [{ url, ignoreCoordinatedOmission: true }, 'ignoreCoordinatedOmission', 'true', /overallRate \(-R\), connectionRate \(-r\) or stages/],
+  [{ url, forever: true, workers: 2 }, 'forever', 'true', /workers/],
+  [{ url, workers: 2, setupClient: () => {} }, 'setupClient', 'a function', /file path/]
+]
+
+function escape (s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+}
+
+t.test('invalid options reject with the option and the value named', async (t) => {
+  for (const [opts, option, shown, extra] of INVALID) {
+    const label = `${option}: ${shown}`
+    let instance
+    t.doesNotThrow(() => { instance = autocannon(opts) }, `${label}: not thrown at the call`)
+    const err = await instance.then(() => null, (e) => e)
+    if (!t.ok(err instanceof Error, `${label}: rejects with an Error`)) continue
+    t.equal(err.code, 'AC_INVALID_OPTION', `${label}: code`)
+    t.equal(err.option, option, `${label}: err.option`)
+    // autocannon's message where it has one (test/e2e/upstream-messages.test.js),
+    // ours in err.detail; else ours is the message.
+    const ours = err.upstream ? `invalid option "${option}": ${err.detail}` : err.message
+    t.match(ours, new RegExp(`"${escape(option)}": ${escape(shown)} `), `${label}: message ${JSON.stringify(err.message)}, detail ${JSON.stringify(err.detail)}`)
+    if (extra) t.match(ours, extra, `${label}: says why`)
+  }
+})
+
+t.test('the callback and the error event get the same error; no run starts', async (t) => {
+  const instance = autocannon({ url, connections: -1 }, (err, result) => {
+    t.ok(err instanceof Error, 'callback(err)')
+    t.equal(result, undefined, 'no result')
+    t.equal(err.code, 'AC_INVALID_OPTION')
+    viaCallback = err
+  })
+  let viaCallback = null
+  let viaEvent = null
+  let started = false
+  instance.on('error', (err) => { viaEvent = err })
+  instance.on('start', () => { started = true })
+  const viaPromise = await instance.catch((e) => e)
+  t.equal(viaEvent, viaPromise, 'error event')
+  t.equal(viaCallback, viaPromise, 'callback')
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  t.equal(started, false, 'no start event')
+})
+
+t.test('numbers as strings, timestrings and a URL without a scheme are accepted', async (t) => {
+  const cases = [
+    [{ url, connections: '5' }, (o) => o.connections === 5],
+    [{ url, pipelining: ' 3 ' }, (o) => o.pipelining === 3],
+    [{ url, duration: '2m' }, (o) => o.duration === 120],
+    [{ url, duration: '1.5' }, (o) => o.duration === 1.5],
+    [{ url, duration: '1m30s' }, (o) => o.duration === 90],
+    [{ url, duration: 0, amount: 5, connections: 5 }, (o) => o.duration === 0 && o.amount === 5],
+    [{ url, timeout: 0.5 }, (o) => o.timeout === 0.5],
+    [{ url, amount: 0 }, (o) => o.amount === 0],
+    [{ url: '127.0.0.1:1/path' }, (o) => o.url === 'http://127.0.0.1:1/path']
+  ]
+  for (const [opts, check] of cases) {
+    const instance = autocannon(opts)
+    instance.stop()
+    t.ok(instance.opts && check(instance.opts), `${JSON.stringify(opts)} → ${JSON.stringify(instance.opts && { ...instance.opts, urls: undefined })}`)
+    const result = await instance
+    t.type(result, 'object', 'a result, stopped before it began')
+  }
+})
+
+t.test('each target\'s protocol, decided once in the config (ALPN names)', async (t) => {
+  const { buildConfig } = require('../lib/config/config')
+  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'] }).urls.map((u) => u.protocol), ['http/1.1', 'http/1.1'])
+  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'], http2: true }).urls.map((u) => u.protocol), ['h2', 'h2'])
+})

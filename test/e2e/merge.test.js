@@ -1,0 +1,243 @@
+'use strict'
+
+// autocannon merge: the shards' saved results as the result of the whole
+// run. Real shards against one counting server, synthetic ones for what
+// must hold exactly (Req/Sec from the sums of each second), and the
+// command's lines, files and failures.
+
+const t = require('tap')
+const fs = require('fs')
+const path = require('path')
+const autocannon = require('../..')
+const { aggregateResult } = require('../../lib/results/result')
+const { parseResults } = require('../../lib/results/saved-result')
+const { mergeResults } = require('../../lib/distributed/merge')
+const { createLatencyHistogram, decode, encode } = require('../../lib/results/histogram')
+const { httpServer } = require('../helpers/servers')
+const { run } = require('../helpers/cli')
+
+const sum = (list) => list.reduce((a, b) => a + b, 0)
+// As a file written by -j and read back.
+const saved = (result) => parseResults(JSON.stringify(result), 'saved')[0]
+
+function countingServer (t) {
+  const arrivals = []
+  return httpServer(t, (req, res) => {
+    arrivals.push(Date.now())
+    res.end('hello')
+  }).then((url) => ({ url, arrivals }))
+}
+
+t.test('two shards of one run against one server', async (t) => {
+  const { url, arrivals } = await countingServer(t)
+  const startAt = Date.now() + 1500
+  const shards = await Promise.all([0, 1].map((index) =>
+    autocannon({ url, connections: 4, duration: 3, overallRate: 400, shard: { index, count: 2 }, startAt })))
+  const results = shards.map(saved)
+  const merged = mergeResults(results)
+
+  t.same(results.map((r) => r.connections), [2, 2], 'each shard its part of -c 4')
+  t.same(results.map((r) => r.rate.target), [200, 200], 'and of -R 400')
+  t.equal(merged.connections, 4)
+  t.equal(merged.rate.target, 400)
+  t.equal(merged.errors, 0)
+  t.equal(merged.requests.total, sum(results.map((r) => r.requests.total)))
+  t.equal(merged.requests.sent, merged.requests.total + merged.errors + merged.requests.inFlight, 'sent = answered + errors + in flight')
+  t.ok(arrivals.length >= merged.requests.total && arrivals.length <= merged.requests.total + merged.requests.inFlight,
+    `the server counted ${arrivals.length}: the ${merged.requests.total} answered, and up to the ${merged.requests.inFlight} in flight`)
+
+  const sumOfShards = createLatencyHistogram()
+  for (const r of results) sumOfShards.add(decode(r.histograms.latency))
+  const histogram = decode(merged.histograms.latency)
+  let differing = 0
+  for (let i = 0; i < Math.max(sumOfShards.countsArrayLength, histogram.countsArrayLength); i++) {
+    if (sumOfShards.getCountAtIndex(i) !== histogram.getCountAtIndex(i)) differing++
+  }
+  t.equal(differing, 0, 'the merged latency histogram is the sum of the shards\', bucket by bucket')
+  t.equal(histogram.totalCount, merged.requests.total)
+
+  // The shards' seconds end at the same instants, so they add up slot by slot.
+  t.same(results[0].series.time, results[1].series.time, 'both shards\' samples end at the same instants')
+  t.same(merged.series.time, results[0].series.time)
+  t.same(merged.series.requests, results[0].series.requests.map((n, i) => n + results[1].series.requests[i]), 'each second: the sum of the shards\' requests')
+  t.same(merged.series.bytes, results[0].series.bytes.map((n, i) => n + results[1].series.bytes[i]), 'and bytes')
+  merged.series.latency.forEach((h, i) => t.equal(decode(h).totalCount, merged.series.requests[i], `second ${i + 1}: its histogram holds both shards' responses`))
+
+  // What the server saw in each of those seconds. A response that
+  // arrived just before a second's end may be counted just after it: the
+  // sample timers of a busy machine fire a few ms late.
+  merged.series.time.forEach((end, i) => {
+    const atServer = arrivals.filter((a) => a >= end - 1000 && a < end).length
+    const slack = Math.max(4, merged.series.requests[i] * 0.03)
+    t.ok(Math.abs(atServer - merged.series.requests[i]) <= slack, `second ${i + 1}: ${merged.series.requests[i]} merged, ${atServer} at the server`)
+  })
+
+  t.same(merged.merge, { results: 2, shards: 2, expected: 2, missing: [], duplicates: [], startSkewMs: merged.merge.startSkewMs, warnings: [] })
+  t.ok(merged.merge.startSkewMs >= 0 && merged.merge.startSkewMs < 1000, `start skew ${merged.merge.startSkewMs} ms`)
+})
+
+// A shard's raw result: `counts` per second from `from` (s), 10 ms each.
+function shard (index, count, from, counts, start = Date.UTC(2030, 0, 1)) {
+  const series = counts.map((n, k) => {
+    const h = createLatencyHistogram()
+    h.recordValueWithCount(10000, n)
+    return [start + (from + k + 1) * 1000, n, n * 100, 0, encode(h)]
+  })
+  const total = sum(counts)
+  const latencies = createLatencyHistogram()
+  if (total) latencies.recordValueWithCount(10000, total)
+  return saved(aggregateResult([{
+    latencies,
+    series,
+    totalCompletedRequests: total,
+    totalRequests: total,
+    totalBytes: total * 100,
+    '2xx': total,
+    statusCodeStats: { 200: { count: total } },
+    errorsByCause: { read: index },
+    errorCodes: index ? { ECONNRESET: index } : {},
+    errors: index,
+    duration: counts.length,
+    start: new Date(start + from * 1000),
+    finish: new Date(start + (from + counts.length) * 1000)
+  }], { connections: 5, shard: { index, count }, startAt: start }))
+}
+
+t.test('autocannon.mergeResults is the merge', async (t) => {
+  const a = shard(0, 2, 0, [1, 2])
+  const b = shard(1, 2, 0, [3, 4])
+  t.same(autocannon.mergeResults([a, b]).series.requests, mergeResults([a, b]).series.requests)
+  t.same(autocannon.mergeResults([a, b]).series.requests, [4, 6])
+})
+
+t.test('Req/Sec from the requests of each second, summed over the shards', async (t) => {
+  // Seconds that overlap: the service took 100 + 300 in each.
+  const a = shard(0, 2, 0, [100, 100, 100])
+  const b = shard(1, 2, 0, [300, 300, 300])
+  const overlapping = mergeResults([a, b])
+  t.same(overlapping.series.requests, [400, 400, 400])
+  t.equal(overlapping.requests.average, 400, 'mean Req/Sec 400')
+  t.equal(overlapping.requests.min, 400)
+  t.equal(overlapping.samples, 3)
+  // What adding the shards' own Req/Sec histograms would have said.
+  const added = createLatencyHistogram()
+  for (const r of [a, b]) added.add(decode(r.histograms.requests, 64))
+  t.equal(added.mean, 200, 'adding the shards\' histograms reads 200 req/s: one shard\'s rate, not the service\'s')
+  t.ok(Math.abs(overlapping.throughput.average - 40000) <= 40, `Bytes/Sec ${overlapping.throughput.average}: summed too (3 significant digits)`)
+
+  // Seconds that do not overlap (one shard after the other): kept apart.
+  const later = shard(1, 2, 3, [300, 300, 300])
+  const apart = mergeResults([a, later])
+  t.same(apart.series.requests, [100, 100, 100, 300, 300, 300])
+  t.equal(apart.requests.average, 200)
+  t.equal(apart.requests.min, 100)
+  t.equal(apart.requests.max, 300)
+  t.equal(apart.samples, 6)
+  t.equal(apart.duration, 6)
+
+  t.equal(overlapping.errors, 1, 'counts summed')
+  t.same(overlapping.errorsByCause.read, 1)
+  t.same(overlapping.errorCodes, { ECONNRESET: 1 })
+  t.same(overlapping.statusCodeStats, { 200: { count: 1200 } })
+  t.equal(overlapping['2xx'], 1200)
+  t.equal(overlapping.connections, 10)
+})
+
+t.test('missing, doubled and mismatched shards are told, not silent', async (t) => {
+  const three = [shard(0, 3, 0, [10, 10]), shard(1, 3, 0, [10, 10]), shard(2, 3, 0, [10, 10])]
+  const two = mergeResults([three[0], three[2]])
+  t.same(two.merge.missing, [1])
+  t.equal(two.merge.shards, 2)
+  t.equal(two.merge.expected, 3)
+  t.same(two.merge.warnings.map((w) => w.code), ['AC_SHARD_MISSING'])
+  t.match(two.merge.warnings[0].message, /^shard 1 of 3 is missing/)
+
+  const doubled = mergeResults([...three, three[1]])
+  t.same(doubled.merge.duplicates, [1])
+  t.equal(doubled.requests.total, 60, 'the second result of shard 1 is not added')
+  t.match(doubled.merge.warnings[0], { code: 'AC_SHARD_DUPLICATE', message: /shard 1 has more than one result/ })
+
+  t.same(mergeResults(three, { expect: 4 }).merge.missing, [3], '--expect N: the count to hold them to')
+  const other = shard(1, 4, 0, [10, 10], Date.UTC(2031, 0, 1))
+  const mixed = mergeResults([three[0], other])
+  t.same(mixed.merge.warnings.filter((w) => w.code === 'AC_SHARD_MISMATCH').length, 2, 'different shard counts and start times')
+
+  const coarse = shard(1, 3, 0, [10])
+  coarse.series.interval = 500
+  t.throws(() => mergeResults([three[0], coarse]), { code: 'AC_CANNOT_MERGE', message: /different intervals \(1000 ms, 500 ms\)/ })
+})
+
+t.test('the command: NDJSON with log lines, outputs, warnings, one-line failures', async (t) => {
+  const dir = t.testdir({
+    'not-a-result.json': '{"hello":"world"}\n',
+    'plain.txt': 'pods are starting\nno results here\n'
+  })
+  const a = shard(0, 3, 0, [100, 100])
+  const b = shard(1, 3, 0, [300, 300])
+  // kubectl logs: warnings and other lines between the JSON lines.
+  fs.writeFileSync(path.join(dir, 'results.ndjson'), [
+    'shard 0 of 3 (0-based), starting at 2030-01-01T00:00:00.000Z (in 59.8 s)',
+    JSON.stringify(a),
+    'autocannon: warning: something',
+    '{ not json',
+    JSON.stringify(b),
+    ''
+  ].join('\n'))
+  const file = path.join(dir, 'results.ndjson')
+  const out = path.join(dir, 'merged.json')
+
+  const merged = await run(['merge', file, '-o', out])
+  t.equal(merged.code, 0, merged.stderr)
+  t.equal(merged.stdout, '', 'nothing on stdout without -j')
+  t.match(merged.stderr, /^merged 2 of 3 shards, start skew 0 ms\nautocannon: warning: shard 2 of 3 is missing/)
+  t.match(merged.stderr, /Req\/Sec/, 'the tables')
+  const written = JSON.parse(fs.readFileSync(out, 'utf8'))
+  t.same(written.series.requests, [400, 400])
+  t.same(written.merge.missing, [2])
+
+  const json = await run(['merge', file, '-j', '--expect', '2'])
+  t.equal(json.code, 0)
+  t.equal(JSON.parse(json.stdout).requests.total, 800)
+  t.equal(json.stderr, 'merged 2 of 2 shards, start skew 0 ms\n', 'only the summary on stderr with -j')
+
+  const failing = await run(['merge', file, '-j', '--threshold', 'rps>1000'])
+  t.equal(failing.code, 99, 'a threshold held to the merged result')
+  t.match(failing.stderr, /1 of 1 thresholds failed: rps>1000/)
+
+  for (const [args, message] of [
+    [['merge', path.join(dir, 'not-a-result.json')], /^.*not-a-result\.json is not an autocannon result: its JSON has no requests and latency/],
+    [['merge', path.join(dir, 'plain.txt')], /plain\.txt is not an autocannon result: it holds no result/],
+    [['merge'], /merge needs at least one saved result/],
+    [['merge', file, '--bogus'], /Unknown option for merge: --bogus/],
+    [['merge', file, '--expect', '0'], /Invalid value for --expect/],
+    [['merge', file, '--threshold', 'p99<<1'], /Invalid value for --threshold/],
+    [['merge', file, '-o', path.join(dir, 'no', 'such', 'merged.json')], /cannot write there \(no such directory\)/]
+  ]) {
+    const res = await run(args)
+    t.equal(res.code, 1, args.join(' '))
+    t.equal(res.stderr.trim().split('\n').length, 1, 'one line')
+    t.match(res.stderr, message)
+  }
+})
+
+t.test('--html draws the merged result (lib/output/outputs.js\'s html output)', async (t) => {
+  const dir = t.testdir({ 'a.json': JSON.stringify(shard(0, 2, 0, [5, 7])), 'b.json': JSON.stringify(shard(1, 2, 0, [3, 3])) })
+  const html = path.join(dir, 'report.html')
+  const out = await run(['merge', path.join(dir, 'a.json'), path.join(dir, 'b.json'), '--html', html, '-j'])
+  t.equal(out.code, 0, out.stderr)
+  const page = fs.readFileSync(html, 'utf8')
+  t.match(page, /^<!DOCTYPE html>/i, 'an HTML page')
+  t.equal(JSON.parse(out.stdout).requests.total, 18)
+})
+
+t.test('Poisson shards of one seed: the merge says how they were spaced', async (t) => {
+  const url = await httpServer(t)
+  const shards = await Promise.all([0, 1].map((index) =>
+    autocannon({ url, connections: 2, duration: 1, overallRate: 200, arrivals: 'poisson', seed: 42, shard: { index, count: 2 } })))
+  const results = shards.map(saved)
+  t.same(results.map((r) => [r.rate.arrivals, r.rate.seed]), [['poisson', 42], ['poisson', 42]], 'each shard gives the run\'s seed')
+  const merged = mergeResults(results)
+  t.same([merged.rate.arrivals, merged.rate.seed], ['poisson', 42])
+  const mixed = mergeResults([results[0], saved(await autocannon({ url, connections: 2, duration: 1, overallRate: 100, shard: { index: 1, count: 2 } }))])
+  t.same([mixed.rate.arrivals, mixed.rate.seed], ['mixed', undefined], 'no one spacing, no one seed, for shards spaced differently')
+})

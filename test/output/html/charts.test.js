@@ -1,0 +1,57 @@
+'use strict'
+
+// What the report's charts draw (lib/output/html/charts.js), computed
+// before the page hands it to uPlot: lines on one x array with nulls where
+// a line has no point, a colour per result when there are several (their
+// lines told apart by dashes), rates per second whatever the interval, and
+// the connections chart only for a run that ramped them. Which lines the
+// whole report draws: test/output/html/report/results.test.js.
+
+const t = require('tap')
+const { charts, chart, PALETTE } = require('../../../lib/output/html/charts')
+const { resultOfLatencies } = require('../../helpers/synthetic-result')
+
+const byId = (drawn, id) => drawn.find((c) => c.id === id)
+
+t.test('chart: the lines on one sorted x array, null where a line has no point', async (t) => {
+  const c = chart({ id: 'x', title: 'X' }, [
+    { label: 'a', color: 'red', points: [[3, 30], [1, 10]] },
+    { label: 'b', dash: [6, 4], points: [[2, 20], [3, 31]] }
+  ])
+  t.same(c.series, [{ label: 'a', color: 'red' }, { label: 'b', dash: [6, 4] }], 'series without their points')
+  t.same(c.data, [[1, 2, 3], [10, null, 30], [null, 20, 31]])
+  t.equal(c.title, 'X')
+})
+
+t.test('charts of one result: a colour per line; of several: a colour per result', async (t) => {
+  const a = resultOfLatencies({ perSecond: [[1000, 2000], [3000]] })
+  const b = resultOfLatencies({ perSecond: [[5000]], start: Date.UTC(2024, 0, 2, 3, 4, 5) })
+  const one = charts([{ name: 'a', result: a }])
+  t.same(one.map((c) => c.id), ['latency-percentiles', 'requests-over-time', 'latency-over-time'])
+  const overTime = byId(one, 'latency-over-time')
+  t.same(overTime.series.map((s) => s.color), [PALETTE[0], PALETTE[1], '#e69f00'])
+  t.same(overTime.data, [[1, 2], [1, 3.001], [2, 3.001], [0, 0]], 'seconds since the start; p50, p99 and the longest pause per interval')
+  const several = charts([{ name: 'a', result: a }, { name: 'b', result: b }])
+  const lines = byId(several, 'latency-over-time').series
+  t.same(lines.map((s) => s.label), ['a p50', 'a p99', 'a generator pause', 'b p50', 'b p99', 'b generator pause'])
+  t.same(lines.map((s) => s.color), [PALETTE[0], PALETTE[0], PALETTE[0], PALETTE[1], PALETTE[1], PALETTE[1]])
+  t.same(lines.map((s) => s.dash), [undefined, [6, 4], [2, 3], undefined, [6, 4], [2, 3]])
+})
+
+t.test('requests and errors per second, whatever the sample interval', async (t) => {
+  const r = resultOfLatencies({ perSecond: [[1000, 1000, 1000], [1000]] })
+  r.series.interval = 250
+  r.series.errors = [1, 0]
+  const requests = byId(charts([{ name: 'r', result: r }]), 'requests-over-time')
+  t.same(requests.series.map((s) => [s.label, s.scale]), [['Requests/s', 'y'], ['Errors/s', 'errors']])
+  t.same(requests.data.slice(1), [[12, 4], [4, 0]], 'counts of a quarter second, times four')
+})
+
+t.test('connections over time: only for a run whose connections were ramped', async (t) => {
+  const ramped = { ...resultOfLatencies({ perSecond: [[1000], [1000]] }), connectionStages: [{ duration: 2, connections: 4 }] }
+  ramped.series.connections = [2, 4]
+  const drawn = charts([{ name: 'r', result: ramped }])
+  t.same(drawn.map((c) => c.id), ['latency-percentiles', 'requests-over-time', 'connections-over-time', 'latency-over-time'], 'beside requests, on the same time axis')
+  t.same(byId(drawn, 'connections-over-time').data, [[1, 2], [2, 4]])
+  t.notOk(byId(charts([{ name: 'p', result: resultOfLatencies({ perSecond: [[1000]] }) }]), 'connections-over-time'))
+})

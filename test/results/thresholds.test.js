@@ -1,0 +1,121 @@
+'use strict'
+
+// Thresholds: the grammar, the values they are held to, and the CI gate
+// end to end (exit 0 when met, 99 when not, 1 for a malformed expression).
+
+const t = require('tap')
+const autocannon = require('../..')
+const { parseThreshold, evaluateThresholds } = require('../../lib/results/thresholds')
+const { createLatencyHistogram, encode } = require('../../lib/results/histogram')
+const { httpServer } = require('../helpers/servers')
+const { run } = require('../helpers/cli')
+const { parseTables } = require('../helpers/tables')
+
+t.test('the grammar', async (t) => {
+  const p = (e) => {
+    const { metric, operator, limit, unit, kind, percentile } = parseThreshold(e)
+    return { metric, operator, limit, unit, kind, percentile }
+  }
+  t.same(p('p99<200ms'), { metric: 'p99', operator: '<', limit: 200, unit: 'ms', kind: 'latency', percentile: 99 })
+  t.same(p(' p(99.9) <= 1.5s '), { metric: 'p99.9', operator: '<=', limit: 1500, unit: 'ms', kind: 'latency', percentile: 99.9 })
+  t.same(p('p99_9 < 900us').limit, 0.9, 'autocannon-style key, microseconds')
+  t.same(p('p50<2µs').limit, 0.002)
+  t.same(p('latency.p95 < 20').limit, 20, 'ms when no unit')
+  t.same(p('avg<10ms').metric, 'avg')
+  t.same(p('mean<10ms').metric, 'avg', 'mean is avg')
+  t.same(p('max < 1s').limit, 1000)
+  t.same(p('errors<1%'), { metric: 'errors', operator: '<', limit: 1, unit: '%', kind: 'count', percentile: undefined })
+  t.same(p('errors == 0').unit, '', 'a count')
+  t.same(p('non2xx<=10').metric, 'non2xx')
+  t.same(p('timeouts<0.1%').limit, 0.1)
+  t.same(p('rps>5000'), { metric: 'rps', operator: '>', limit: 5000, unit: 'req/s', kind: 'rate', percentile: undefined })
+  t.same(p('throughput >= 10MB/s').limit, 10e6)
+  t.same(p('throughput > 1KiB').limit, 1024)
+  for (const bad of ['p99<', 'p99 200ms', '<200ms', 'p99<200parsecs', 'p101<1s', 'p0<1s', 'latency<1s',
+    'errors<5ms', 'rps>5MB', 'throughput>5ms', 'p99<<1', '', 'p99 ≤ 1s']) {
+    t.throws(() => parseThreshold(bad), /not|unknown|percentile|unit|count|requests/, `refused: ${JSON.stringify(bad)}`)
+  }
+})
+
+t.test('values they are held to', async (t) => {
+  const h = createLatencyHistogram()
+  for (let i = 1; i <= 1000; i++) h.recordValue(i * 1000) // 1..1000 ms
+  const result = {
+    duration: 10,
+    latency: { average: 500.5, min: 1, max: 1000, stddev: 288.7, p99: 990 },
+    requests: { total: 1000 },
+    throughput: { total: 5e6 },
+    errors: 10,
+    timeouts: 4,
+    non2xx: 50,
+    histograms: { latency: encode(h) }
+  }
+  const out = evaluateThresholds(['p95<1s', 'p99.9 < 999ms', 'avg<=500.5ms', 'errors<1%', 'non2xx<=5%', 'timeouts==4',
+    'rps>=100', 'throughput<500kB/s'], result)
+  const by = Object.fromEntries(out.map((r) => [r.expression, r]))
+  t.equal(by['p95<1s'].value, 950.271, 'p95 from the histogram (bucket edge), in ms')
+  t.equal(by['p95<1s'].ok, true)
+  t.equal(by['p99.9 < 999ms'].value, 999.423)
+  t.equal(by['p99.9 < 999ms'].ok, false)
+  t.equal(by['avg<=500.5ms'].ok, true)
+  t.equal(by['errors<1%'].value, 0.9901, 'errors among requests that ended: 10 / 1010')
+  t.equal(by['errors<1%'].ok, true)
+  t.equal(by['non2xx<=5%'].value, 5, 'non-2xx among responses')
+  t.equal(by['timeouts==4'].ok, true)
+  t.equal(by['rps>=100'].value, 100, 'responses per second of the run')
+  t.equal(by['throughput<500kB/s'].value, 500000)
+  t.equal(by['throughput<500kB/s'].ok, false)
+  t.same(Object.keys(out[0]).sort(), ['expression', 'limit', 'metric', 'ok', 'operator', 'unit', 'value'])
+
+  // Under a rate, rps is the achieved rate the result reports.
+  t.equal(evaluateThresholds(['rps>1'], { ...result, rate: { achieved: 98.5 } })[0].value, 98.5)
+  // A result saved without histograms: autocannon's own percentiles only.
+  const old = { ...result, histograms: undefined }
+  t.equal(evaluateThresholds(['p99<1s'], old)[0].value, 990)
+  t.throws(() => evaluateThresholds(['p95<1s'], old), /no histogram/)
+})
+
+t.test('library: result.thresholds, and a malformed expression rejected', async (t) => {
+  const url = await httpServer(t, (req, res) => setTimeout(() => res.end('ok'), 20))
+  const result = await autocannon({ url, connections: 2, duration: 1, thresholds: ['p99 < 2s', 'p50 < 1ms', 'errors == 0'] })
+  t.same(result.thresholds.map((r) => [r.expression, r.ok]), [['p99 < 2s', true], ['p50 < 1ms', false], ['errors == 0', true]])
+  t.ok(result.thresholds[1].value >= 19, `p50 ${result.thresholds[1].value} ms is the server's delay`)
+  t.equal(result.thresholds[1].value, result.latency.p50, 'the same value as the table')
+
+  const plain = await autocannon({ url, connections: 1, amount: 5 })
+  t.equal(plain.thresholds, undefined, 'no thresholds, no field')
+
+  await t.rejects(autocannon({ url, thresholds: ['p99 <'] }), { code: 'AC_INVALID_OPTION', option: 'thresholds' })
+  await t.rejects(autocannon({ url, thresholds: 'p99 < 1parsec' }), { code: 'AC_INVALID_OPTION' })
+  await t.rejects(autocannon({ url, thresholds: [42] }), { code: 'AC_INVALID_OPTION' })
+})
+
+t.test('CLI: exit 0 when met, 99 when not, 1 when malformed', async (t) => {
+  const url = await httpServer(t, (req, res) => setTimeout(() => res.end('ok'), 20))
+
+  const pass = await run(['-c', '2', '-d', '1', '--threshold', 'p99<5s', '--threshold', 'errors<1%', url], { extraEnv: { NO_COLOR: '1' } })
+  t.equal(pass.code, 0, pass.stderr)
+  const table = parseTables(pass.stderr).find((rows) => rows[0][0] === 'Threshold')
+  t.ok(table, 'a thresholds table')
+  t.same(table.slice(1).map((r) => [r[0], r[2]]), [['p99<5s', '✔ pass'], ['errors<1%', '✔ pass']])
+  t.match(pass.stderr, /all 2 thresholds passed/)
+
+  const fail = await run(['-c', '2', '-d', '1', '--threshold', 'p50<1ms', '--threshold', 'p99<5s', url], { extraEnv: { NO_COLOR: '1' } })
+  t.equal(fail.code, 99, 'a failed threshold exits 99')
+  const failTable = parseTables(fail.stderr).find((rows) => rows[0][0] === 'Threshold')
+  t.same(failTable.slice(1).map((r) => r[2]), ['✗ fail', '✔ pass'])
+  t.match(failTable[1][1], /^\d+(\.\d+)? ms$/, 'the measured value beside it')
+  t.match(fail.stderr, /1 of 2 thresholds failed/)
+
+  const json = await run(['-c', '2', '-d', '1', '-j', '--threshold', 'p50<1ms', url])
+  t.equal(json.code, 99)
+  const result = JSON.parse(json.stdout)
+  t.same(result.thresholds.map((r) => r.ok), [false])
+  t.equal(json.stderr, '1 of 1 thresholds failed: p50<1ms\n', 'with -j, one line on stderr')
+
+  const bad = await run(['-d', '1', '--threshold', 'p99 < soon', url])
+  t.equal(bad.code, 1)
+  t.equal(bad.stderr.split('\n').filter(Boolean).length, 1, 'one line')
+  t.match(bad.stderr, /^Error: Invalid value for --threshold: "p99 < soon" is not a threshold/)
+  t.equal(bad.stdout, '')
+})

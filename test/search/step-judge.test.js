@@ -1,0 +1,179 @@
+'use strict'
+
+// Judging one step of a capacity search on synthetic results: achieved
+// rate, SLOs on corrected latency, errors, samples behind a percentile,
+// and a saturated generator.
+
+const t = require('tap')
+const { judgeStep, requiredSamples, samplesNeeded } = require('../../lib/search/step-judge')
+const { makeResult } = require('../helpers/step-results')
+
+const SLO = ['p99<200ms']
+
+t.test('samples a percentile needs', async (t) => {
+  t.equal(requiredSamples(99), 1000)
+  t.equal(requiredSamples(99.9), 10000)
+  t.equal(requiredSamples(50), 20)
+  t.equal(requiredSamples(99, 20), 2000)
+  t.equal(samplesNeeded(['p50<10ms', 'p99.9<1s', 'errors<1%']), 10000, 'the most demanding SLO')
+  t.equal(samplesNeeded(['avg<10ms', 'errors<1%']), 0, 'no percentile, no requirement')
+  t.equal(samplesNeeded(['p99>1ms']), 0, 'only upper bounds have a tail to fill')
+})
+
+t.test('a step that holds everything passes', async (t) => {
+  const j = judgeStep(makeResult({ target: 1000 }), { target: 1000, slos: SLO })
+  t.equal(j.verdict, 'pass')
+  t.same(j.reasons, [])
+  t.equal(j.values.achieved, 1000)
+  t.equal(j.values.p99, 20.015, 'corrected p99, at its bucket edge')
+  t.equal(j.values.p50, 2)
+  t.equal(j.values.errors, 0)
+  t.equal(j.values.errorRatio, 0)
+  t.equal(j.values.samples, 5000)
+})
+
+t.test('1,045 of 1,100 req/s fails (a wrk2 run that fell 5% short of -R)', async (t) => {
+  const j = judgeStep(makeResult({ target: 1100, achieved: 1045 }), { target: 1100, slos: SLO })
+  t.equal(j.verdict, 'fail')
+  t.same(j.reasons, ['achieved 1,045 of 1,100 req/s'])
+  const within = judgeStep(makeResult({ target: 1100, achieved: 1090 }), { target: 1100, slos: SLO })
+  t.equal(within.verdict, 'pass', '0.9% short is within 1%')
+  const just = judgeStep(makeResult({ target: 1100, achieved: 1087 }), { target: 1100, slos: SLO })
+  t.equal(just.verdict, 'fail', '1.2% short is not')
+})
+
+t.test('achieved is held to what the plan made due, when the result says', async (t) => {
+  // p50: a 2 s step at 307 req/s has too few requests for p99.
+  const P50 = ['p50<200ms']
+  const planned = (opts, count) => {
+    const r = makeResult(opts)
+    r.rate.planned = count
+    return r
+  }
+  // A Poisson plan at 307 req/s drew 572 requests in 2 s (1.7 σ below 614).
+  t.equal(judgeStep(planned({ target: 307, achieved: 286, duration: 2 }, 572), { target: 307, slos: P50 }).verdict, 'pass', '286 of the 286 req/s it planned')
+  t.equal(judgeStep(makeResult({ target: 307, achieved: 286, duration: 2 }), { target: 307, slos: P50 }).verdict, 'fail', 'against the target alone: 7% short')
+  // It drew 640: 614 answered is 4% short of them.
+  const short = judgeStep(planned({ target: 307, achieved: 307, duration: 2 }, 640), { target: 307, slos: P50 })
+  t.equal(short.verdict, 'fail', 'on target, yet short of what was planned')
+  t.same(short.reasons, ['achieved 307 of 320 req/s planned'])
+})
+
+t.test('the target comes from the result when not given', async (t) => {
+  const j = judgeStep(makeResult({ target: 1100, achieved: 1045 }), { slos: SLO })
+  t.equal(j.verdict, 'fail')
+  t.throws(() => judgeStep({ duration: 1, requests: { total: 1 } }, { slos: SLO }), /target/)
+})
+
+t.test('an SLO broken on corrected latency fails', async (t) => {
+  // Service time stays 2 ms: the wait was before sending (client-side
+  // queue for a connection), which corrected latency counts.
+  const j = judgeStep(makeResult({ target: 1000, tailMs: 412, serviceMs: 2 }), { target: 1000, slos: SLO })
+  t.equal(j.verdict, 'fail')
+  t.match(j.reasons, [/^p99 412 ms breaks p99 < 200 ms$/])
+  const check = j.checks.find((c) => c.name === 'p99<200ms')
+  t.equal(check.ok, false)
+  t.equal(check.measured, 'p99 412 ms')
+})
+
+t.test('every SLO is held, not just the first', async (t) => {
+  const j = judgeStep(makeResult({ target: 1000, baseMs: 30 }), { target: 1000, slos: ['p99<200ms', 'p50<10ms'] })
+  t.equal(j.verdict, 'fail')
+  t.match(j.reasons, [/^p50 30 ms breaks p50 < 10 ms$/])
+})
+
+t.test('errors: 1% implied when no errors SLO is given', async (t) => {
+  const two = makeResult({ target: 1000, achieved: 980, errors: 100 }) // 2% of requests that ended
+  const j = judgeStep(two, { target: 1000, slos: SLO })
+  t.equal(j.verdict, 'fail')
+  t.same(j.reasons, ['errors 2% breaks errors < 1% (implied: no errors SLO given)'])
+  t.equal(j.values.errorRatio, 100 / 5000)
+  t.equal(judgeStep(two, { target: 1000, slos: [...SLO, 'errors<5%'] }).verdict, 'pass',
+    'a user bound replaces it, and errored requests are not counted again as a shortfall')
+  t.equal(judgeStep(two, { target: 1000, slos: [...SLO, 'errors<0.1%'] }).verdict, 'fail')
+  const half = makeResult({ target: 1000, achieved: 995, errors: 25 })
+  t.equal(judgeStep(half, { target: 1000, slos: SLO }).verdict, 'pass', '0.5% errors is within the implied bound')
+})
+
+t.test('5xx: 1% implied when no non2xx SLO is given', async (t) => {
+  const shedding = makeResult({ target: 1000, fiveXx: 500 })
+  const j = judgeStep(shedding, { target: 1000, slos: SLO })
+  t.equal(j.verdict, 'fail', 'fast 503s do not make a rate sustained')
+  t.match(j.reasons, [/^5xx 10% breaks 5xx < 1%/])
+  t.equal(judgeStep(shedding, { target: 1000, slos: [...SLO, 'non2xx<20%'] }).verdict, 'pass', 'a non2xx SLO replaces it')
+})
+
+t.test('too few requests for a p99: inconclusive, never a pass', async (t) => {
+  // 50 req/s for 5 s: 250 requests, so p99 is the third slowest.
+  const j = judgeStep(makeResult({ target: 50, duration: 5 }), { target: 50, slos: ['p99<50ms'] })
+  t.equal(j.verdict, 'inconclusive')
+  t.equal(j.needSamples, 1000)
+  t.same(j.reasons, ['p99 from 250 requests: 1,000 needed for 10 above p99'])
+  t.equal(judgeStep(makeResult({ target: 50, duration: 20 }), { target: 50, slos: ['p99<50ms'] }).verdict, 'pass',
+    '1,000 requests are enough')
+  const p999 = judgeStep(makeResult({ target: 1000, duration: 5 }), { target: 1000, slos: ['p99.9<50ms'] })
+  t.equal(p999.verdict, 'inconclusive', '5,000 requests are not enough for p99.9')
+  t.equal(p999.needSamples, 10000)
+})
+
+t.test('too few requests, but a fail with a tail of its own is a fail', async (t) => {
+  // 200 requests, 10% of them at 900 ms: 20 above the bound.
+  const clear = makeResult({ target: 40, duration: 5, tailMs: 900, tailShare: 0.1 })
+  t.equal(judgeStep(clear, { target: 40, slos: SLO }).verdict, 'fail')
+  // 200 requests, 2% (4) slow: could be one GC pause.
+  const thin = makeResult({ target: 40, duration: 5, tailMs: 900, tailShare: 0.02 })
+  const j = judgeStep(thin, { target: 40, slos: SLO })
+  t.equal(j.verdict, 'inconclusive')
+  t.equal(j.needSamples, 1000)
+})
+
+t.test('a conclusive failure wins over an inconclusive tail', async (t) => {
+  const j = judgeStep(makeResult({ target: 50, achieved: 40, duration: 5 }), { target: 50, slos: SLO })
+  t.equal(j.verdict, 'fail')
+  t.same(j.reasons, ['achieved 40 of 50 req/s'])
+})
+
+t.test('generator-bound: a latency miss while our CPU is saturated', async (t) => {
+  const result = makeResult({ target: 20000, tailMs: 400, serviceMs: 2, generator: { cpu: 0.95, loopDelay: { p50: 0, p99: 30, max: 30 } } })
+  const j = judgeStep(result, { target: 20000, slos: SLO })
+  t.equal(j.verdict, 'generator-bound')
+  t.match(j.reasons[0], /^generator saturated: CPU 95% of its threads$/)
+  t.match(j.reasons[1], /p99 400 ms breaks/)
+})
+
+t.test('generator-bound: an achieved-rate miss while our CPU is saturated', async (t) => {
+  const result = makeResult({ target: 20000, achieved: 15000, generator: { cpu: 0.92, loopDelay: { p50: 0, p99: 10, max: 10 } } })
+  t.equal(judgeStep(result, { target: 20000, slos: SLO }).verdict, 'generator-bound')
+})
+
+t.test('generator-bound: a late event loop while service time stays low', async (t) => {
+  const late = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 3, generator: { cpu: 0.6, loopDelay: { p50: 0, p99: 120, max: 120 } } })
+  const j = judgeStep(late, { target: 5000, slos: SLO })
+  t.equal(j.verdict, 'generator-bound')
+  t.match(j.reasons[0], /event-loop delay p99 120 ms while service time p50 is 3 ms of 80 ms/)
+  // The same delay with the server's own service time high: the server
+  // queued the requests after they left; it is the server's failure.
+  const slowServer = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 70, generator: { cpu: 0.6, loopDelay: { p50: 0, p99: 120, max: 120 } } })
+  t.equal(judgeStep(slowServer, { target: 5000, slos: SLO }).verdict, 'fail')
+  const calm = makeResult({ target: 5000, baseMs: 80, tailMs: 400, serviceMs: 3, generator: { cpu: 0.6, loopDelay: { p50: 0, p99: 40, max: 40 } } })
+  t.equal(judgeStep(calm, { target: 5000, slos: SLO }).verdict, 'fail', 'a loop delay under 50 ms is not saturation')
+  t.equal(judgeStep(calm, { target: 5000, slos: SLO, maxLoopDelay: 30 }).verdict, 'generator-bound', 'the limit is an option')
+})
+
+t.test('not generator-bound: errors alone, or a pass, or no generator figures', async (t) => {
+  const errorsOnly = makeResult({ target: 1000, achieved: 980, errors: 100, generator: { cpu: 0.99, loopDelay: { p50: 0, p99: 5, max: 5 } } })
+  t.equal(judgeStep(errorsOnly, { target: 1000, slos: SLO }).verdict, 'fail')
+  const busyButFine = makeResult({ target: 1000, generator: { cpu: 0.97, loopDelay: { p50: 0, p99: 5, max: 5 } } })
+  t.equal(judgeStep(busyButFine, { target: 1000, slos: SLO }).verdict, 'pass')
+  const unknown = makeResult({ target: 1000, tailMs: 400, generator: undefined })
+  delete unknown.generator
+  t.equal(judgeStep(unknown, { target: 1000, slos: SLO }).verdict, 'fail')
+})
+
+t.test('a result without histograms is judged on its percentiles', async (t) => {
+  const r = makeResult({ target: 1000, tailMs: 412 })
+  delete r.histograms
+  const j = judgeStep(r, { target: 1000, slos: SLO })
+  t.equal(j.verdict, 'fail')
+  t.equal(j.values.samples, 5000)
+})
