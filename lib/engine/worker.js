@@ -40,7 +40,7 @@ function failed (err) {
 
 try {
   // Its part of the run, as the main thread made it (workers.js).
-  const config = received(workerData.opts)
+  const config = received(workerData.config)
   run = new Run(config, events, {
     ...prepare(config),
     encodeSnapshot: true,

@@ -19,7 +19,7 @@ const WORKER_FILE = path.join(__dirname, 'worker.js')
 // file paths with workers). This thread judges --abortOnFail on all the
 // workers' figures together, and hands each worker the start time beside
 // its config, to wait for on its own (worker.js).
-function workerOptions (config, index) {
+function workerConfig (config, index) {
   return Object.freeze({ ...workerPart(config, index), abortOnFail: false, startAt: undefined })
 }
 
@@ -74,7 +74,7 @@ function runWorkers (config, events, prepared, done) {
   }
 
   for (let i = 0; i < config.workers; i++) {
-    const worker = new Worker(WORKER_FILE, { workerData: { opts: workerOptions(config, i), startAt: config.startAt, reportSamples: abort !== null, preload: workerPreload() } })
+    const worker = new Worker(WORKER_FILE, { workerData: { config: workerConfig(config, i), startAt: config.startAt, reportSamples: abort !== null, preload: workerPreload() } })
     workers.push(worker)
     worker.on('message', (msg) => {
       switch (msg.type) {
@@ -235,4 +235,4 @@ function abortWatch (config, events) {
   return watch
 }
 
-module.exports = { runWorkers, workerOptions }
+module.exports = { runWorkers, workerConfig }

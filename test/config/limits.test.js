@@ -8,7 +8,7 @@ const autocannon = require('../..')
 const { buildConfig } = require('../../lib/config/config')
 const { checkLimits, warnings, openFileLimit, localPortRange, connectionsPerAddress } = require('../../lib/config/limits')
 const { share } = require('../../lib/core/share')
-const { workerOptions } = require('../../lib/engine/workers')
+const { workerConfig } = require('../../lib/engine/workers')
 
 const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds
@@ -108,7 +108,7 @@ t.test('shares add up to the whole, the first ones one larger', async (t) => {
   }
   // Workers use it for connections and amounts.
   const config = buildConfig({ url: 'http://127.0.0.1:9', workers: 3, connections: 10, amount: 101 })
-  const parts = [0, 1, 2].map((i) => workerOptions(config, i))
+  const parts = [0, 1, 2].map((i) => workerConfig(config, i))
   t.same(parts.map((o) => o.connections), [4, 3, 3])
   t.same(parts.map((o) => o.amount), [34, 34, 33])
 })

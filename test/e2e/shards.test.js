@@ -6,7 +6,7 @@
 
 const t = require('tap')
 const { buildConfig } = require('../../lib/config/config')
-const { workerOptions } = require('../../lib/engine/workers')
+const { workerConfig } = require('../../lib/engine/workers')
 const { share } = require('../../lib/core/share')
 const { parseArguments } = require('../../lib/cli/args')
 const { run } = require('../helpers/cli')
@@ -36,7 +36,7 @@ t.test('shards and workers divide through the one share()', async (t) => {
   const marked = { share: (total, parts, index) => { calls.push([total, parts, index]); return share(total, parts, index) } }
   const splitter = t.mockRequire('../../lib/config/split', { '../../lib/core/share': marked })
   const { buildConfig: build } = t.mockRequire('../../lib/config/config', { '../../lib/config/split': splitter })
-  const { workerOptions: split } = t.mockRequire('../../lib/engine/workers', { '../../lib/config/split': splitter })
+  const { workerConfig: split } = t.mockRequire('../../lib/engine/workers', { '../../lib/config/split': splitter })
   const config = build({ url, connections: 10, amount: 100, shard: { index: 1, count: 3 }, workers: 2 })
   t.same(calls, [[10, 3, 1], [100, 3, 1]], 'the shard\'s part of connections and amount')
   calls.length = 0
@@ -50,7 +50,7 @@ t.test('shards × workers: every connection and request once', async (t) => {
   let connections = 0
   let amount = 0
   for (const config of shards({ connections: 10, amount: 1000, workers: 2 }, 3)) {
-    const parts = [0, 1].map((i) => workerOptions(config, i))
+    const parts = [0, 1].map((i) => workerConfig(config, i))
     connections += sum(parts.map((p) => p.connections))
     amount += sum(parts.map((p) => p.amount))
     for (const p of parts) {
