@@ -3,16 +3,15 @@
 // Command line → the library's options. Everything a user can get wrong on
 // the command line is caught here and thrown as an Error whose message is
 // one line the CLI prints as is. Ranges (-c 0, -d -1, -t 0) are the
-// library's to check, so both refuse the same values.
+// library's to check, so both refuse the same values. The files flags name
+// are read by flag-files.js.
 
-const fs = require('fs')
-const path = require('path')
-const { isUtf8 } = require('buffer')
 const { raise, InvalidOptionError } = require('../core/errors')
 const { UPSTREAM, upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
 const { parseDuration } = require('../config/config')
 const { checkUrl, withScheme } = require('../core/url')
+const { parseForm, readInput, readHar, readTls } = require('./flag-files')
 
 // The flags, in autocannon's names and aliases, from the one table of
 // options (lib/core/options.js). `kind` says how the raw string is turned into
@@ -23,8 +22,8 @@ const { CLI_OPTIONS: OPTIONS, OPTIONS: ALL_OPTIONS, SEARCH_OPTIONS } = require('
 const { checkRules } = require('../config/rules')
 
 // The rules checked here, by their flags: those of the flags the library
-// never sees (-i, --hgrm, --findMaxRate…) and of -F, whose file is read
-// here; the library checks the others.
+// never sees (-i, --hgrm, --findMaxRate…) and of -F, whose file the CLI
+// reads before the library sees it; the library checks the others.
 const CHECKED_HERE = [...Object.keys(OPTIONS).filter((name) => OPTIONS[name].library === false), 'form']
 
 // What parseArguments fills in when the flag is absent, as autocannon's
@@ -187,53 +186,6 @@ function parseWarmup (tokens) {
   return warmup
 }
 
-// The message is autocannon's: `upstream` names its words ("Failed to
-// load cert file: ENOENT: …"); without one, the file system's own message,
-// as autocannon lets it through. `detail` is ours.
-function readFile (file, encoding, { upstream: name, detail }) {
-  try {
-    return fs.readFileSync(file, encoding)
-  } catch (err) {
-    throw raise('AC_FILE_UNREADABLE', name ? upstream(name, { error: err.message }) : err.message, detail)
-  }
-}
-
-function isFormObject (value) {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
-
-// -F: JSON text is parsed here; anything else is a file, read and checked
-// here but handed over by path, so the library resolves the relative file
-// paths in it against the file's directory.
-// autocannon's message for any -F it cannot read; ours is the detail.
-const FORM_UNREADABLE = upstream('form')
-
-function parseForm (raw) {
-  const text = String(raw).trim()
-  if (/^[[{"]/.test(text) || /^(-?\d|true$|false$|null$)/.test(text)) {
-    let value
-    try {
-      value = JSON.parse(text)
-    } catch (err) {
-      if (text.startsWith('{') || text.startsWith('[')) throw raise('AC_INVALID_ARGUMENT', FORM_UNREADABLE, `-F/--form is not valid JSON: ${err.message}`)
-    }
-    if (value !== undefined && !fs.existsSync(text)) {
-      if (!isFormObject(value)) throw raise('AC_INVALID_ARGUMENT', FORM_UNREADABLE, `-F/--form ${text.slice(0, 40)} is not a JSON object of form fields (e.g. '{ "name": { "type": "text", "value": "x" } }')`)
-      return value
-    }
-  }
-  const file = path.resolve(text)
-  const content = readFile(file, 'utf8', { upstream: 'form', detail: `-F/--form file: ${text} cannot be read` })
-  let value
-  try {
-    value = JSON.parse(content)
-  } catch (err) {
-    throw raise('AC_FILE_UNREADABLE', FORM_UNREADABLE, `the -F/--form file ${text} is not valid JSON: ${err.message}`)
-  }
-  if (!isFormObject(value)) throw raise('AC_FILE_UNREADABLE', FORM_UNREADABLE, `the -F/--form file ${text} must hold a JSON object of form fields`)
-  return file
-}
-
 // What the CLI adds after `Invalid URL "…"`, by why the library's one
 // check of URLs (checkUrl) refused it.
 const URL_WHY = {
@@ -376,46 +328,21 @@ function parseArguments (argv, env = process.env) {
   // Before a file is read.
   checkRules(opts, { name: describe, involving: CHECKED_HERE })
   if (opts.input !== undefined) {
-    // A string, as autocannon's parseArguments gives it (scripts compare
-    // or concatenate it); a file that is not UTF-8 text stays a Buffer, so
-    // a binary body is sent byte for byte instead of with U+FFFD in it.
-    const bytes = readFile(opts.input, undefined, { detail: `-i/--input ${opts.input} cannot be read` })
-    opts.body = isUtf8(bytes) ? bytes.toString('utf8') : bytes
+    opts.body = readInput(opts.input)
     delete opts.input
   }
   if (opts.form !== undefined) opts.form = parseForm(opts.form)
   // A form is posted unless -m says otherwise (autocannon's default too).
   if (opts.form !== undefined && !a.method) opts.method = 'POST'
 
-  if (opts.har !== undefined) {
-    // Every failure is autocannon's "Failed to load HAR file content: "
-    // and the error's own message.
-    const detail = `--har ${opts.har}`
-    const text = readFile(opts.har, 'utf8', { upstream: 'harFile', detail })
-    let har
-    try {
-      har = JSON.parse(text)
-    } catch (err) {
-      throw raise('AC_FILE_UNREADABLE', upstream('harFile', { error: err.message }), `${detail} is not valid JSON`)
-    }
-    try {
-      require('../config/har').harEntries(har)
-    } catch (err) {
-      throw raise('AC_FILE_UNREADABLE', upstream('harFile', { error: upstream('har', { reason: err.message }) }), detail)
-    }
-    opts.har = har
-  }
+  if (opts.har !== undefined) opts.har = readHar(opts.har)
 
   const ca = (opts.ca || []).concat(groups.ca || [])
   delete opts.ca
   if (opts.cert !== undefined || opts.key !== undefined || ca.length > 0) {
-    opts.tlsOptions = {}
-    if (opts.cert !== undefined) opts.tlsOptions.cert = readFile(opts.cert, undefined, { upstream: 'certFile', detail: `--cert ${opts.cert}` })
-    if (opts.key !== undefined) opts.tlsOptions.key = readFile(opts.key, undefined, { upstream: 'keyFile', detail: `--key ${opts.key}` })
-    if (ca.length > 0) opts.tlsOptions.ca = ca.map((file) => readFile(file, undefined, { upstream: 'caFile', detail: `--ca ${file}` }))
-    // Read, not checked, as autocannon's parseArguments does (a key may
-    // want a passphrase the library call gives): the CLI checks them before
-    // the run (checkTlsFiles), naming the flag and the file.
+    opts.tlsOptions = readTls({ cert: opts.cert, key: opts.key, ca })
+    // The CLI checks them before the run (checkTlsFiles), naming the flag
+    // and the file.
     opts[TLS_FILES] = { cert: `--cert ${opts.cert}`, key: `--key ${opts.key}`, ca: ca.map((file) => `--ca ${file}`) }
   }
   delete opts.cert

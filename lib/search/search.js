@@ -4,124 +4,22 @@
 // and what the steps found. Pure: judged steps in, next step (or the end)
 // out. No I/O, no timers, no clock, so that every decision can be unit
 // tested on synthetic results and replayed from a saved search. The engine
-// runs the steps; step-judge.js judges them.
+// runs the steps; step-judge.js judges them; next-step.js holds the policy
+// for each step's rate and length, search-options.js the options and
+// outcome-text.js the words of the outcome. What is left here is the state
+// machine that says which applies when.
 //
 // Method: MLPerf LoadGen's FindPeakPerformance (check a low rate, widen the
 // upper bound until a run fails, bisect, then confirm the answer with a
 // longer run, so that a single lucky step cannot set it).
 
-const { judgeStep, samplesNeeded, parseSlos, sloText, measuredText, JUDGE_DEFAULTS } = require('./step-judge')
-const { rate, thousands, percent } = require('../core/format')
-const { InvalidOptionError } = require('../core/errors')
-const { OPTIONS } = require('../core/options')
-const { checkOption } = require('../config/config')
-
-const DEFAULTS = Object.freeze({
-  // Stop when (hi - lo) / lo < precision.
-  precision: OPTIONS.precision.default,
-  stepDuration: OPTIONS.stepDuration.default, // s
-  warmup: OPTIONS.stepWarmup.default, // s, unrecorded, before every step
-  maxStepDuration: 60, // s: a step lengthened for tail samples stops here
-  maxSteps: OPTIONS.maxSteps.default, // every search ends, whatever the server does
-  lowFraction: 0.1, // low check at 10% of the probed ceiling
-  // ×1.5, not MLPerf's ×2: the closed-loop probe is at the same connection
-  // count, so it rarely underestimates by much; a tighter bracket saves a
-  // bisection step in that common case and costs one grow step when the
-  // probe is off by 3× or more.
-  growth: 1.5,
-  // Past the probe's ceiling itself, a smaller first step: passing at the
-  // closed-loop ceiling means the capacity is near it far more often than
-  // far above it, and each step spared past it is a bisection spared.
-  ceilingGrowth: 1.1,
-  maxConfirms: 3, // confirmation failures before the answer is "unconfirmed"
-  // The first bisections below a failure, when the bracket spans more than
-  // ×2 (only the low check passed below it), try this share of the
-  // failure's bound instead of the midpoint, up to nearGuesses times in a
-  // row. The low check is a sanity check at a tenth of the probe's
-  // ceiling, not an estimate of capacity: a server under a latency SLO
-  // most often sustains 80–98% of what it failed at or achieved, and a
-  // failed confirmation most often lands 2–20% below the rate confirmed.
-  // Right, a guess spares two or three bisections of a bracket ten times
-  // too wide; wrong, it costs one.
-  nearGuess: 0.9,
-  // The share when the failure is known to be close above capacity: the
-  // server fell short of it (the bound is then its throughput at
-  // saturation, not a rate it was merely asked for), or it was a
-  // confirmation of a rate that had passed a shorter step. On a CPU-bound
-  // server the rate that then held for 10 s was 96–99% of the bound in 8
-  // searches of 12 (95%, 91%, 89% and 87% in the other four).
-  nearClose: 0.95,
-  // A wrong guess is cheap now that a failing step stops once its failure
-  // is settled (early-verdict.js): one far above capacity settles in a
-  // fraction of a second, one that settles late failed narrowly, and the
-  // capacity is near. Four in a row reach ~70% of the bound (95% then 90%
-  // each); below that the midpoint goes faster.
-  nearGuesses: 4,
-  ...JUDGE_DEFAULTS
-})
-
-// Planned durations aim for this many times the samples the tail needs, so
-// that a step a little short of its plan is still conclusive.
-const SAMPLE_MARGIN = 1.1
-const MIN_STEP_REQUESTS = 200
-// Seconds a window stopped early (its failure settled) must have measured
-// for its achieved rate to bound the bisection.
-const MIN_BOUND_WINDOW = 1
-
-function positive (name, value, { integer = false } = {}) {
-  if (typeof value !== 'number' || !(value > 0) || (integer && !Number.isInteger(value))) {
-    throw new InvalidOptionError(name, value, `is not ${integer ? 'a positive integer' : 'a positive number'}`)
-  }
-  return value
-}
-
-// The options users give (precision, stepDuration, maxSteps, lowRate) are
-// checked as findMaxRate() checks them, from the table of options; the
-// rest are the search's own.
-function searchOptions (opts = {}) {
-  const o = { ...DEFAULTS, ...Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined)) }
-  positive('ceiling', o.ceiling)
-  for (const name of ['precision', 'stepDuration', 'maxSteps']) o[name] = checkOption(name, o[name])
-  positive('maxStepDuration', o.maxStepDuration)
-  positive('maxConfirms', o.maxConfirms, { integer: true })
-  positive('minTailSamples', o.minTailSamples, { integer: true })
-  if (!(o.growth > 1)) throw new InvalidOptionError('growth', o.growth, 'is not a number above 1')
-  if (!(o.ceilingGrowth > 1)) throw new InvalidOptionError('ceilingGrowth', o.ceilingGrowth, 'is not a number above 1')
-  if (!(Number.isInteger(o.nearGuesses) && o.nearGuesses >= 0)) throw new InvalidOptionError('nearGuesses', o.nearGuesses, 'is not an integer, 0 or more')
-  for (const name of ['nearGuess', 'nearClose']) {
-    if (!(o[name] > 0 && o[name] < 1)) throw new InvalidOptionError(name, o[name], 'is not a number between 0 and 1')
-  }
-  if (!(o.warmup >= 0)) throw new InvalidOptionError('warmup', o.warmup, 'is not a number of seconds (0 or more)')
-  o.confirmDuration = opts.confirmDuration === undefined ? 2 * o.stepDuration : positive('confirmDuration', opts.confirmDuration)
-  o.lowRate = opts.lowRate === undefined ? Math.max(1, Math.round(o.ceiling * o.lowFraction)) : checkOption('lowRate', opts.lowRate)
-  o.maxRate = opts.maxRate === undefined ? Infinity : positive('maxRate', opts.maxRate)
-  if (o.maxRate < o.lowRate) throw new InvalidOptionError('maxRate', o.maxRate, `is below the low rate (${o.lowRate})`)
-  o.slos = parseSlos(opts.slos)
-  return o
-}
-
-// What a step's judgement leaves in the outcome.
-function summaryOf (record) {
-  const { values = {}, checks } = record.judgement
-  return {
-    achieved: values.achieved,
-    p50: values.p50,
-    p99: values.p99,
-    p999: values.p999,
-    errors: values.errors || 0,
-    errorRatio: values.errorRatio || 0,
-    samples: values.samples,
-    duration: record.step.duration,
-    kind: record.step.kind,
-    slos: (checks || []).filter((c) => c.kind !== 'achieved').map(({ name, value, ok, implied }) => ({ expression: name, value, ok, implied: !!implied }))
-  }
-}
-
-function failedText (record) {
-  const checks = (record.judgement.checks || []).filter((c) => c.ok === false)
-  if (checks.length) return checks.map((c) => c.measured).join(', ')
-  return (record.judgement.reasons || []).join('; ') || record.judgement.verdict
-}
+const { judgeStep, samplesNeeded } = require('./step-judge')
+const { DEFAULTS, searchOptions } = require('./search-options')
+const { summaryOf, failedText, sentence } = require('./outcome-text')
+const {
+  plannedRequests, durationFor, rerunCap, samplesRerunDuration,
+  firstUpper, grownUpper, bisection, trustedBelow
+} = require('./next-step')
 
 /**
  * @typedef {object} Step
@@ -182,10 +80,7 @@ function failedText (record) {
 function createSearch (opts) {
   const cfg = searchOptions(opts)
   const need = samplesNeeded(cfg.slos, cfg.minTailSamples)
-  // Whatever the SLOs, a step of a few dozen requests is decided by its
-  // edges (responses of the warm-up landing in it, its own last ones
-  // landing after it), not by the server: plan at least this many.
-  const planned = Math.max(need, MIN_STEP_REQUESTS)
+  const planned = plannedRequests(need)
   // Steps planned as near guesses (not a kind of their own: a guess is a
   // bisection that does not split the bracket in half).
   const guessSteps = new WeakSet()
@@ -212,16 +107,9 @@ function createSearch (opts) {
     confirmed: false
   }
 
-  // Long enough for the tail samples at this rate, capped; a confirmation
-  // at least confirmDuration.
-  function durationFor (rate, base) {
-    const cap = Math.max(cfg.maxStepDuration, base)
-    return Math.min(cap, Math.max(base, Math.ceil(planned * SAMPLE_MARGIN / rate)))
-  }
-
   function makeStep (rate, kind) {
     const base = kind === 'confirm' || state.longSteps ? cfg.confirmDuration : cfg.stepDuration
-    return { rate, duration: durationFor(rate, base), warmup: cfg.warmup, kind, index: state.history.length }
+    return { rate, duration: durationFor(rate, base, planned, cfg.maxStepDuration), warmup: cfg.warmup, kind, index: state.history.length }
   }
 
   // The lowest rate known not to be sustainable (or not measurable here).
@@ -229,28 +117,6 @@ function createSearch (opts) {
     const candidates = [state.failed, state.bound].filter(Boolean)
     if (!candidates.length) return null
     return candidates.reduce((a, b) => a.step.rate <= b.step.rate ? a : b)
-  }
-
-  // How high the next try may go below a failure: its rate, or what the
-  // server achieved when it fell short of it (a server that delivered
-  // 3,623 req/s when asked for 3,885 will not sustain 3,700 either). Only
-  // a shortfall above the best pass counts: one below it was the step's
-  // bad luck, not the server's limit. A generator-bound step's shortfall is
-  // ours, never the server's. Nor does a step stopped under a second in,
-  // its failure settled (judgement.settled): the rate of so short a window
-  // is mostly chance (0.2 s of a Poisson plan at 3,800 req/s is ±4% by
-  // itself) and the restart after the drain.
-  function boundOf (entry, lo) {
-    const rate = entry.step.rate
-    if (entry.verdict !== 'fail' || (entry.judgement.settled && !(entry.judgement.values.duration >= MIN_BOUND_WINDOW))) return rate
-    const achieved = (entry.judgement.checks || []).find((c) => c.kind === 'achieved')
-    if (!achieved || achieved.ok !== false) return rate
-    const bound = Math.floor(achieved.value)
-    return bound > lo + 1 && bound < rate ? bound : rate
-  }
-
-  function converged (lo, hi) {
-    return hi - lo <= 1 || (hi - lo) / lo < cfg.precision
   }
 
   function plan () {
@@ -261,23 +127,15 @@ function createSearch (opts) {
       case 'upper':
         return makeStep(state.upperRate, 'upper')
       case 'bisect': {
-        const lo = state.lo.step.rate
-        const failure = upper()
-        const hi = boundOf(failure, lo)
-        if (converged(lo, hi)) {
+        const last = state.history[state.history.length - 1]
+        const next = bisection(state.lo.step.rate, upper(), { guesses: state.guesses, lastKind: last.step.kind }, cfg)
+        if (!next) {
           state.phase = 'confirm'
           return plan()
         }
-        const last = state.history[state.history.length - 1]
-        const close = hi < failure.step.rate || failure.step.kind === 'confirm'
-        const near = Math.round(hi * (close ? cfg.nearClose : cfg.nearGuess))
-        const mayGuess = state.guesses < cfg.nearGuesses && (state.guesses > 0 || last.step.kind !== 'bisect')
-        if (hi > 2 * lo && mayGuess && near > lo) {
-          const step = makeStep(near, 'bisect')
-          guessSteps.add(step)
-          return step
-        }
-        return makeStep(Math.round((lo + hi) / 2), 'bisect')
+        const step = makeStep(next.rate, 'bisect')
+        if (next.guess) guessSteps.add(step)
+        return step
       }
       case 'confirm':
         // A pass as long as a confirmation is its own confirmation.
@@ -352,7 +210,7 @@ function createSearch (opts) {
     if (entry.verdict === 'inconclusive' && judgement.rising) {
       // A queue still building: once more, twice as long; rising again,
       // it is a fail (it would break the SLO if held).
-      const cap = Math.max(cfg.maxStepDuration, step.kind === 'confirm' ? cfg.confirmDuration : 0)
+      const cap = rerunCap(step, cfg)
       if (!step.lengthened && step.duration < cap) {
         state.rerun = { ...step, duration: Math.min(cap, step.duration * 2), index: state.history.length, rerun: true, lengthened: true }
         if (wasGuess) guessSteps.add(state.rerun)
@@ -363,13 +221,9 @@ function createSearch (opts) {
         ? `still rising over a ${step.duration} s step: taken as a fail`
         : `rising over a ${step.duration} s step (the longest allowed): taken as a fail`
     } else if (entry.verdict === 'inconclusive') {
-      const cap = Math.max(cfg.maxStepDuration, step.kind === 'confirm' ? cfg.confirmDuration : 0)
+      const cap = rerunCap(step, cfg)
       if (step.duration < cap) {
-        // Long enough for the samples it lacked, at the rate it achieved.
-        const wanted = Math.max(judgement.needSamples || need, 1) * SAMPLE_MARGIN
-        const have = judgement.values && judgement.values.samples > 0 ? judgement.values.samples : 0
-        const perSecond = have && step.duration ? have / step.duration : step.rate
-        const duration = Math.min(cap, Math.max(step.duration * 2, Math.ceil(wanted / perSecond)))
+        const duration = samplesRerunDuration(step, judgement, need, cap)
         state.rerun = { ...step, duration, index: state.history.length, rerun: true }
         if (wasGuess) guessSteps.add(state.rerun)
         return
@@ -387,8 +241,9 @@ function createSearch (opts) {
       if (verdict === 'pass') {
         state.lo = entry
         state.phase = 'upper'
-        state.upperIsCeiling = cfg.ceiling > step.rate
-        state.upperRate = Math.min(cfg.maxRate, state.upperIsCeiling ? Math.round(cfg.ceiling) : Math.round(step.rate * cfg.growth))
+        const first = firstUpper(step.rate, cfg)
+        state.upperIsCeiling = first.isCeiling
+        state.upperRate = first.rate
         if (state.upperRate <= step.rate) {
           state.atCeiling = true
           state.phase = 'confirm'
@@ -410,9 +265,8 @@ function createSearch (opts) {
           state.atCeiling = true
           state.phase = 'confirm'
         } else {
-          const factor = state.upperIsCeiling ? cfg.ceilingGrowth : cfg.growth
+          state.upperRate = grownUpper(step.rate, state.upperIsCeiling, cfg)
           state.upperIsCeiling = false
-          state.upperRate = Math.min(cfg.maxRate, Math.max(step.rate + 1, Math.round(step.rate * factor)))
         }
         return
       }
@@ -448,15 +302,10 @@ function createSearch (opts) {
     state.atCeiling = false
     state.longSteps = true
     state.confirms++
-    // Below what the server achieved, when it fell short, and below 95%
-    // (nearClose) of the rate that failed: a short pass above that is as
-    // suspect as the rate that just failed. Measured on a CPU-bound server
-    // whose 10 s capacity is 1–13% under what passes for 5 s, such passes
-    // failed their own confirmations in turn, one after another (each
-    // settled in seconds, but three failed confirmations end a search as
-    // unconfirmed). Steps after this one are as long as a confirmation.
-    const trustedBelow = Math.min(boundOf(entry, 0), Math.round(step.rate * cfg.nearClose))
-    const below = highestPassBelow(trustedBelow) || highestPassBelow(step.rate)
+    // The search goes on from the highest pass still believed (see
+    // trustedBelow), else from any below the failure. Steps after this one
+    // are as long as a confirmation.
+    const below = highestPassBelow(trustedBelow(entry, cfg.nearClose)) || highestPassBelow(step.rate)
     if (!below) {
       // Only the low check was at or below it, and this was the low rate.
       finish(verdict === 'fail' ? 'below-low' : 'generator-bound')
@@ -514,62 +363,6 @@ function createSearch (opts) {
     options: cfg,
     get done () { return state.status !== null }
   }
-}
-
-// What the best step measured, for each user SLO, and its errors.
-function measuredAll (summary, slos) {
-  const parts = []
-  const seen = new Set()
-  for (const slo of slos) {
-    if (seen.has(slo.metric) || slo.metric === 'errors') continue
-    seen.add(slo.metric)
-    const e = summary.slos.find((s) => s.expression === slo.expression)
-    if (e) parts.push(measuredText(slo, e.value))
-  }
-  const n = summary.errors || 0
-  parts.push(n === 0 ? '0 errors' : `${thousands(n, 3)} error${n === 1 ? '' : 's'} (${percent(summary.errorRatio)})`)
-  return parts.join(', ')
-}
-
-// The closing sentence, in the words load testers state a capacity in
-// ("our server can achieve 20K RPS under 5K connections with p99 below
-// 200 ms"): "Sustains 18,500 req/s at 100 connections with p99 < 200 ms
-// (p99 143 ms, 0 errors); 19,000 req/s failed (p99 412 ms)."
-function sentence (out, cfg) {
-  const at = cfg.connections ? ` at ${thousands(cfg.connections, 3)} connection${cfg.connections === 1 ? '' : 's'}` : ''
-  const slos = cfg.slos.length ? ` with ${cfg.slos.map(sloText).join(' and ')}` : ''
-  const arrivals = cfg.arrivals === 'poisson' ? ' of Poisson arrivals' : ''
-  const sustains = (b) => `${rate(b.rate)} req/s${arrivals}${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
-  const failed = out.failed ? `; ${rate(out.failed.rate)} req/s failed (${out.failed.reason})` : ''
-  const { best } = out
-  switch (out.status) {
-    case null:
-      return best
-        ? `Searching: ${rate(best.rate)} req/s passed so far${failed}.`
-        : 'Searching.'
-    case 'found':
-      return `Sustains ${sustains(best)}${failed}.`
-    case 'at-ceiling':
-      return `Sustains at least ${sustains(best)}: no higher rate tried (maxRate ${rate(cfg.maxRate)} req/s).`
-    case 'below-low':
-      return `Misses its SLOs even at the low rate, ${rate(out.failed.rate)} req/s${at} (${out.failed.reason}): ` +
-        'no sustainable rate at this connection count.'
-    case 'generator-bound': {
-      const g = out.generatorBound
-      const head = `Generator-bound at ${rate(g.rate)} req/s: use more workers (-w) or machines (${g.reason.replace(/^generator saturated: /, '')}).`
-      return best
-        ? `${head} The server sustained ${sustains(best)}, the most this generator could measure${failed}.`
-        : head
-    }
-    case 'unconfirmed':
-      return `Unstable: ${out.confirmationsFailed} confirmation runs of ${cfg.confirmDuration} s failed; ` +
-        `${rate(best.rate)} req/s passed a ${best.summary.duration} s step but was not confirmed${failed}.`
-    case 'max-steps':
-      return `Stopped after ${out.steps} steps (maxSteps) without converging: ` +
-        (best ? `${rate(best.rate)} req/s passed${best.confirmed ? '' : ' (not confirmed)'}` : 'no rate passed') +
-        `${failed}.`
-  }
-  return ''
 }
 
 module.exports = { createSearch, DEFAULTS }
