@@ -11,7 +11,6 @@ const { UPSTREAM, upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
 const { parseDuration } = require('../config/config')
 const { checkUrl, withScheme } = require('../core/url')
-const { parseForm, readInput, readHar, readTls } = require('./flag-files')
 
 // The flags, in autocannon's names and aliases, from the one table of
 // options (lib/core/options.js). `kind` says how the raw string is turned into
@@ -328,19 +327,19 @@ function parseArguments (argv, env = process.env) {
   // Before a file is read.
   checkRules(opts, { name: describe, involving: CHECKED_HERE })
   if (opts.input !== undefined) {
-    opts.body = readInput(opts.input)
+    opts.body = require('./flag-files').readInput(opts.input)
     delete opts.input
   }
-  if (opts.form !== undefined) opts.form = parseForm(opts.form)
+  if (opts.form !== undefined) opts.form = require('./flag-files').parseForm(opts.form)
   // A form is posted unless -m says otherwise (autocannon's default too).
   if (opts.form !== undefined && !a.method) opts.method = 'POST'
 
-  if (opts.har !== undefined) opts.har = readHar(opts.har)
+  if (opts.har !== undefined) opts.har = require('./flag-files').readHar(opts.har)
 
   const ca = (opts.ca || []).concat(groups.ca || [])
   delete opts.ca
   if (opts.cert !== undefined || opts.key !== undefined || ca.length > 0) {
-    opts.tlsOptions = readTls({ cert: opts.cert, key: opts.key, ca })
+    opts.tlsOptions = require('./flag-files').readTls({ cert: opts.cert, key: opts.key, ca })
     // The CLI checks them before the run (checkTlsFiles), naming the flag
     // and the file.
     opts[TLS_FILES] = { cert: `--cert ${opts.cert}`, key: `--key ${opts.key}`, ca: ca.map((file) => `--ca ${file}`) }

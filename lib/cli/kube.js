@@ -80,7 +80,7 @@ function wholeNumber (flag, raw, min) {
 function startTime (own, now) {
   if (own.startAt !== undefined) {
     if (/^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/.test(own.startAt)) return { text: own.startAt, at: undefined }
-    const at = require('../config/config').parseStartAt(own.startAt, 1000, now)
+    const at = require('../config/start-at').parseStartAt(own.startAt, 1000, now)
     return { text: new Date(at).toISOString(), at }
   }
   let lead = 60

@@ -60,8 +60,16 @@ const { EventEmitter } = require('events')
 const { HookError, ResponseParseError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
 const { sequenceFor } = require('./request-sequence')
-const { sendEach } = require('./send-each')
-const { headersObject } = require('./headers')
+
+// Loaded on first use: a run of plain requests, with no hook and no
+// 'headers' listener, needs neither.
+let sendEachOf = null
+let headersObjectOf = null
+
+function headersObject (flat) {
+  if (headersObjectOf === null) headersObjectOf = require('./headers').headersObject
+  return headersObjectOf(flat)
+}
 
 // The socket closed, unannounced, with requests in flight: they end in it.
 function hangUp () {
@@ -345,7 +353,8 @@ class Client extends EventEmitter {
   // n requests of the sequence one by one (hooks, ids, a shared order):
   // see send-each.js.
   sendEach (n, now, planned) {
-    sendEach(this, n, now, planned)
+    if (sendEachOf === null) sendEachOf = require('./send-each').sendEach
+    sendEachOf(this, n, now, planned)
   }
 
   // --- receiving ---

@@ -1,7 +1,8 @@
 'use strict'
 
-// The context a sequence's hooks share (setupRequest and onResponse): a
-// deep copy of initialContext, made again whenever the sequence starts over.
+// The context a sequence's hooks share (setupRequest and onResponse) is a
+// deep copy of initialContext, made again whenever the sequence starts
+// over (request-sequence.js; without an initialContext, an empty object).
 
 // A deep copy as lodash.clonedeep makes it (which autocannon uses): plain
 // data is copied, prototypes are kept, functions are shared.
@@ -40,8 +41,4 @@ function cloneDeep (value, seen) {
   return out
 }
 
-function cloneContext (initial) {
-  return initial === undefined || initial === null ? {} : cloneDeep(initial)
-}
-
-module.exports = { cloneContext, cloneDeep }
+module.exports = { cloneDeep }

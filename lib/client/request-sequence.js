@@ -22,8 +22,16 @@
 const { InvalidOptionError, HookError } = require('../core/errors')
 const { checkBody } = require('../core/http-syntax')
 const { loadFunction } = require('../core/load-function')
-const { cloneContext } = require('./context')
-const { makeIdPrefix, freshId, hasIds, replaceIds } = require('./ids')
+// context.js, loaded by the first sequence given an initialContext.
+let cloneDeep = null
+
+function cloneContext (initial) {
+  if (initial === undefined || initial === null) return {}
+  if (cloneDeep === null) cloneDeep = require('./context').cloneDeep
+  return cloneDeep(initial)
+}
+// ids.js, loaded by the first sequence that replaces ids.
+let ids = null
 
 // next() returns this when the request is a promise still settling; the
 // promise is then in `sequence.pending`.
@@ -59,7 +67,10 @@ class RequestSequence {
     this.templates = templates
     this.conn = conn
     this.idReplacement = idReplacement
-    if (idReplacement) makeIdPrefix()
+    if (idReplacement) {
+      if (ids === null) ids = require('./ids')
+      ids.makeIdPrefix()
+    }
     this.initialContext = initialContext
     this.context = cloneContext(initialContext)
     // false once the context has been used since it was (re)made.
@@ -137,14 +148,14 @@ class RequestSequence {
     const base = this.base
     const encoding = this.encoding
     entry.isHead = isHeadMethod(t.method)
-    entry.hasIds = this.idReplacement && hasIds(t)
+    entry.hasIds = this.idReplacement && ids.hasIds(t)
     entry.bytes = null
     entry.withId = null
     entry.writer = null
     if (entry.setupRequest) return
     try {
       if (entry.hasIds) {
-        entry.withId = encoding.withIds ? encoding.withIds(t, base) : (id) => encoding.encode({ ...replaceIds(t, id), host: base.host }, base.absoluteForm)
+        entry.withId = encoding.withIds ? encoding.withIds(t, base) : (id) => encoding.encode({ ...ids.replaceIds(t, id), host: base.host }, base.absoluteForm)
         return
       }
       if (this.templates !== null && encoding.template) {
@@ -202,7 +213,7 @@ class RequestSequence {
 
   build (entry) {
     if (entry.writer !== null) return entry.writer.fresh(this.templates, 1)
-    if (entry.withId !== null) return entry.withId(freshId())
+    if (entry.withId !== null) return entry.withId(ids.freshId())
     const t = entry.template
     if (!entry.setupRequest) return this.encode(entry, { ...t, host: this.base.host })
     // setupRequest gets its own copy to change as it likes.
@@ -228,7 +239,7 @@ class RequestSequence {
     }
     this.lastIsHead = isHeadMethod(req.method)
     // As autocannon does, ids replace the tags in what setupRequest returned.
-    if (this.idReplacement) req = replaceIds(req, freshId())
+    if (this.idReplacement) req = ids.replaceIds(req, ids.freshId())
     try {
       return this.encoding.encode(req.host ? req : { ...req, host: this.base.host }, this.base.absoluteForm)
     } catch (err) {

@@ -23,8 +23,6 @@ const { maskSecrets } = require('../core/redact')
 const { upstream } = require('../core/upstream-messages')
 const { OPTIONS, DEFAULTS } = require('../core/options')
 const { SAID, fail, byKind, checkOption, parseDuration, checkExpressions } = require('./values')
-const { checkStages, checkConnectionStages } = require('./stages')
-const { parseStartAt } = require('./start-at')
 const { checkRules } = require('./rules')
 
 // How the sends of a rate may be spaced (lib/engine/arrivals.js).
@@ -223,8 +221,10 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     maxOverallRequests: byKind(opts, 'maxOverallRequests'),
     connectionRate: byKind(opts, 'connectionRate'),
     overallRate: byKind(opts, 'overallRate'),
-    stages: checkStages(opts.stages),
-    connectionStages: checkConnectionStages(opts.connectionStages),
+    // Options most runs do not give are checked by modules loaded only
+    // when they are given (a plain CLI run loads none of them).
+    stages: given(opts.stages) ? require('./stages').checkStages(opts.stages) : undefined,
+    connectionStages: given(opts.connectionStages) ? require('./stages').checkConnectionStages(opts.connectionStages) : undefined,
     // This thread's part of a ramp's connections: [index, count] of each
     // split (shards, then workers), applied in turn (connection-ramp.js).
     connectionShares: undefined,
@@ -259,7 +259,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     startAt: undefined,
     debug: byKind(opts, 'debug')
   }
-  config.startAt = parseStartAt(opts.startAt, config.sampleInt)
+  config.startAt = given(opts.startAt) ? require('./start-at').parseStartAt(opts.startAt, config.sampleInt) : undefined
   checkTyped(config)
   checkRules(config)
   if (config.forever && callbackGiven) {
@@ -273,15 +273,18 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (config.duration === 0 && !config.amount) {
     fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
   }
-  const { shardPart, fitToWorkers } = require('./split')
   // Before the workers' rules: a shard's workers divide its part.
-  if (config.shard) config = shardPart(config, config.shard)
+  if (config.shard) config = require('./split').shardPart(config, config.shard)
   if (config.amount && config.connections > config.amount) {
     fail('connections', config.connections, `is more than amount (${config.amount}): each connection makes at least one request`, SAID.connectionsOverAmount)
   }
-  config = fitToWorkers(config)
+  if (config.workers) config = require('./split').fitToWorkers(config)
   if (config.tlsOptions) require('./tls-check').checkTlsOptions(config.tlsOptions)
   return Object.freeze(config)
 }
 
-module.exports = { buildConfig, checkOption, parseDuration, parseStartAt }
+function given (value) {
+  return value !== undefined && value !== null
+}
+
+module.exports = { buildConfig, checkOption, parseDuration }

@@ -1,13 +1,18 @@
 'use strict'
 
 const t = require('tap')
-const { cloneContext, cloneDeep } = require('../../lib/client/context')
+const { cloneDeep } = require('../../lib/client/context')
+const { RequestSequence } = require('../../lib/client/request-sequence')
+const { http1Encoding } = require('../../lib/http1/request-encoder')
 
-t.test('no initial context: an empty object each time', async (t) => {
-  const a = cloneContext(undefined)
-  const b = cloneContext(null)
-  t.same(a, {})
-  t.not(a, b)
+t.test('no initial context: a sequence starts from an empty object, a new one each round', async (t) => {
+  const sequence = new RequestSequence({ method: 'GET', path: '/', headers: {}, host: 'a.test' }, [{ onResponse: () => {} }], { encoding: http1Encoding, initialContext: null })
+  const first = sequence.context
+  t.same(first, {})
+  sequence.next()
+  sequence.next()
+  t.same(sequence.context, {})
+  t.not(sequence.context, first, 'made again when the sequence starts over')
 })
 
 t.test('a deep copy, as lodash.clonedeep makes it', async (t) => {
@@ -25,7 +30,7 @@ t.test('a deep copy, as lodash.clonedeep makes it', async (t) => {
     fn
   }
   initial.self = initial
-  const copy = cloneContext(initial)
+  const copy = cloneDeep(initial)
   t.not(copy, initial)
   t.same(copy.list, [1, { n: 2 }])
   t.not(copy.list[1], initial.list[1], 'nested objects are copied')
