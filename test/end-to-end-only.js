@@ -19,7 +19,6 @@ const endToEnd = {
 // Being reworked in this branch set (the request side, the clients, the
 // run's split, config that decides once): these lines give way to tests.
 const reworked = {
-  'config/by-origin.js': 'requests per origin: test/e2e/har.test.js, test/e2e/targets.test.js',
   'config/config.js': 'buildConfig: test/core/options.test.js, test/e2e/invalid-options.test.js and most unit tests of a run',
   'config/form.js': 'test/e2e/form.test.js',
   'config/har.js': 'test/e2e/har.test.js',
