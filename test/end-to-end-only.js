@@ -20,7 +20,6 @@ const endToEnd = {
 // run's split, config that decides once): these lines give way to tests.
 const reworked = {
   'config/config.js': 'buildConfig: test/core/options.test.js, test/e2e/invalid-options.test.js and most unit tests of a run',
-  'config/form.js': 'test/e2e/form.test.js',
   'config/proxy.js': 'test/e2e/proxy.test.js (its checks and the environment first)',
   'config/targets.js': 'test/e2e/targets.test.js (its parser first)',
   'config/tls-check.js': 'test/cli/args.test.js, test/e2e/tls.test.js',
