@@ -21,7 +21,6 @@ const endToEnd = {
 const reworked = {
   'config/config.js': 'buildConfig: test/core/options.test.js, test/e2e/invalid-options.test.js and most unit tests of a run',
   'config/proxy.js': 'test/e2e/proxy.test.js (its checks and the environment first)',
-  'config/tls-check.js': 'test/cli/args.test.js, test/e2e/tls.test.js',
   'engine/autocannon.js': 'the library\'s entry: every test under test/e2e/',
   'engine/connection-ramp.js': 'test/e2e/connection-stages.test.js (the ramp alone first)',
   'engine/instance.js': 'test/e2e/api.test.js',
