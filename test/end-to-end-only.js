@@ -22,7 +22,6 @@ const reworked = {
   'config/config.js': 'buildConfig: test/core/options.test.js, test/e2e/invalid-options.test.js and most unit tests of a run',
   'config/proxy.js': 'test/e2e/proxy.test.js (its checks and the environment first)',
   'engine/autocannon.js': 'the library\'s entry: every test under test/e2e/',
-  'engine/connection-ramp.js': 'test/e2e/connection-stages.test.js (the ramp alone first)',
   'engine/instance.js': 'test/e2e/api.test.js',
   'engine/loop-monitor.js': 'test/results/generator-health.test.js',
   'engine/run.js': 'test/engine/recorder.test.js, test/engine/scheduler.test.js, test/e2e/run-controls.test.js',
