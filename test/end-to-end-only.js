@@ -19,7 +19,6 @@ const endToEnd = {
 // Being reworked in this branch set (the request side, the clients, the
 // run's split, config that decides once): these lines give way to tests.
 const reworked = {
-  'config/proxy.js': 'test/e2e/proxy.test.js (its checks and the environment first)',
   'engine/autocannon.js': 'the library\'s entry: every test under test/e2e/',
   'engine/instance.js': 'test/e2e/api.test.js',
   'engine/loop-monitor.js': 'test/results/generator-health.test.js',
