@@ -24,7 +24,6 @@ const reworked = {
   'engine/loop-monitor.js': 'test/results/generator-health.test.js',
   'engine/run.js': 'test/engine/recorder.test.js, test/engine/scheduler.test.js, test/e2e/run-controls.test.js',
   'engine/worker.js': 'test/e2e/workers.test.js',
-  'http2/alpn-check.js': 'test/e2e/h2-client.test.js',
   'transport/connection.js': 'every run under test/e2e/',
   'transport/transport.js': 'every run under test/e2e/, test/e2e/tls.test.js',
   'transport/tunnel.js': 'test/e2e/proxy.test.js, test/e2e/tinyproxy.test.js'
