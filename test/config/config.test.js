@@ -12,6 +12,7 @@
 const t = require('tap')
 const { buildConfig } = require('../../lib/config/config')
 const { share } = require('../../lib/core/share')
+const { thrown } = require('../helpers/thrown')
 
 const url = 'http://127.0.0.1:1'
 const USER = 'bench'
@@ -20,14 +21,7 @@ const basic = (user, pass) => 'Basic ' + Buffer.from(`${user}:${pass}`).toString
 const sum = (list) => list.reduce((a, b) => a + b, 0)
 const shards = (opts, count) => Array.from({ length: count }, (_, index) => buildConfig({ url, ...opts, shard: { index, count } }))
 
-function refusal (opts, options) {
-  try {
-    buildConfig(opts, options)
-  } catch (err) {
-    return err
-  }
-  return null
-}
+const refusal = (opts, options) => thrown(() => buildConfig(opts, options))
 
 t.test('each target\'s protocol, decided once in the config (ALPN names)', async (t) => {
   t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'] }).urls.map((u) => u.protocol), ['http/1.1', 'http/1.1'])

@@ -11,17 +11,9 @@ const path = require('path')
 const { buildForm } = require('../../lib/config/form')
 const { tempDir } = require('../helpers/recording')
 const { parseMultipart } = require('../helpers/multipart')
+const { thrown } = require('../helpers/thrown')
 
 const UNREADABLE = 'Invalid JSON or file where to get form data'
-
-function thrown (fn) {
-  try {
-    fn()
-  } catch (err) {
-    return err
-  }
-  return null
-}
 
 function fixtures (t) {
   const dir = tempDir(t, 'ac-form-')

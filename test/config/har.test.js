@@ -12,17 +12,9 @@ const path = require('path')
 const { requestsByOrigin, harEntries } = require('../../lib/config/har')
 const { makeHar, entry } = require('../helpers/har')
 const { tempDir } = require('../helpers/recording')
+const { thrown } = require('../helpers/thrown')
 
 const ORIGIN = 'http://localhost:3000'
-
-function thrown (fn) {
-  try {
-    fn()
-  } catch (err) {
-    return err
-  }
-  return null
-}
 
 // A HAR of these entries, its requests for ORIGIN.
 function harOf (...entries) {

@@ -10,6 +10,7 @@ const crypto = require('crypto')
 const { checkTlsOptions } = require('../../lib/config/tls-check')
 const { makePki } = require('../helpers/pki')
 const { tempDir } = require('../helpers/recording')
+const { thrown } = require('../helpers/thrown')
 
 const pki = makePki(tempDir(t, 'ac-tls-check-'))
 const { privateKey } = crypto.generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
@@ -21,14 +22,7 @@ const encrypted = {
 const BROKEN_CERT = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n'
 const NO_PEM = 'no PEM certificate in it (expected a certificate chain between -----BEGIN CERTIFICATE----- and -----END CERTIFICATE-----)'
 
-function refusal (options, names) {
-  try {
-    checkTlsOptions(options, names)
-  } catch (err) {
-    return err
-  }
-  return null
-}
+const refusal = (options, names) => thrown(() => checkTlsOptions(options, names))
 
 t.test('what is good passes', async (t) => {
   const good = [
