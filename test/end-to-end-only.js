@@ -13,27 +13,17 @@ const endToEnd = {
   'cli/main.js': 'the command itself: test/e2e/cli.test.js and every test that runs the CLI',
   'cli/search.js': '--findMaxRate\'s live table and outputs: test/e2e/find-max-rate.test.js',
   'search/find-max-rate.js': 'runs the probe and the stepped runs against servers: test/e2e/find-max-rate.test.js (what it decides: search, step-judge, stepped-run, early-verdict, each tested alone)',
-  'output/html/page.js': 'the report page\'s own script, run in Chromium: test/e2e/report-html.test.js'
+  'output/html/page.js': 'the report page\'s own script, run in Chromium: test/e2e/report-html.test.js',
+  'engine/autocannon.js': 'the library\'s entry, run by every test under test/e2e/',
+  'engine/worker.js': 'a worker thread\'s side of -w, run by test/e2e/workers.test.js'
 }
 
 // Being reworked in this branch set (the request side, the clients, the
 // run's split, config that decides once): these lines give way to tests.
 const reworked = {
-  'config/by-origin.js': 'requests per origin: test/e2e/har.test.js, test/e2e/targets.test.js',
-  'config/config.js': 'buildConfig: test/core/options.test.js, test/e2e/invalid-options.test.js and most unit tests of a run',
-  'config/form.js': 'test/e2e/form.test.js',
-  'config/har.js': 'test/e2e/har.test.js',
-  'config/proxy.js': 'test/e2e/proxy.test.js (its checks and the environment first)',
-  'config/targets.js': 'test/e2e/targets.test.js (its parser first)',
-  'config/tls-check.js': 'test/cli/args.test.js, test/e2e/tls.test.js',
-  'engine/autocannon.js': 'the library\'s entry: every test under test/e2e/',
-  'engine/connection-ramp.js': 'test/e2e/connection-stages.test.js (the ramp alone first)',
   'engine/instance.js': 'test/e2e/api.test.js',
   'engine/loop-monitor.js': 'test/results/generator-health.test.js',
   'engine/run.js': 'test/engine/recorder.test.js, test/engine/scheduler.test.js, test/e2e/run-controls.test.js',
-  'engine/worker.js': 'test/e2e/workers.test.js',
-  'engine/workers.js': 'test/e2e/workers.test.js, test/config/limits.test.js, test/distributed/shard.test.js',
-  'http2/alpn-check.js': 'test/e2e/h2-client.test.js',
   'transport/connection.js': 'every run under test/e2e/',
   'transport/transport.js': 'every run under test/e2e/, test/e2e/tls.test.js',
   'transport/tunnel.js': 'test/e2e/proxy.test.js, test/e2e/tinyproxy.test.js'

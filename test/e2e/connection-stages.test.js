@@ -11,9 +11,7 @@ const path = require('path')
 const http = require('http')
 const autocannon = require('../..')
 const { createConnectionRamp } = require('../../lib/engine/connection-ramp')
-const { buildConfig } = require('../../lib/config/config')
 const { aggregateResult } = require('../../lib/results/result')
-const { share } = require('../../lib/core/share')
 const { run } = require('../helpers/cli')
 
 // Answers after `delayMs` (requests are in flight when a ramp goes down),
@@ -40,47 +38,8 @@ function watch (server, everyMs = 100) {
   return { seen, stop: () => clearInterval(timer) }
 }
 
-t.test('unit: the ramp\'s counts, its changes, and the parts of a split', async (t) => {
-  const ramp = createConnectionRamp([{ duration: 1, connections: 10 }, { duration: 1, connections: 10 }, { duration: 0, connections: 3 }, { duration: 1, connections: 0 }])
-  t.same([0, 49, 50, 500, 999, 1000, 1500, 1999, 2000, 2500, 3000, 9000].map((ms) => ramp.wholeAt(ms)),
-    [0, 0, 1, 5, 10, 10, 10, 10, 3, 2, 0, 0], 'from 0, rounded; a 0 s stage is a step')
-  const changes = []
-  for (let at = 0; at !== Infinity; at = ramp.nextChange(at)) changes.push([Math.round(at), ramp.wholeAt(at)])
-  t.same(changes, [[0, 0], [50, 1], [150, 2], [250, 3], [350, 4], [450, 5], [550, 6], [650, 7], [750, 8], [850, 9], [950, 10], [2000, 3], [2167, 2], [2500, 1], [2833, 0]],
-    'it wakes once per change, none on the flat stage')
-  // Shards then workers: at every moment the parts add up to the whole.
-  const stages = [{ duration: 2, connections: 37 }, { duration: 1, connections: 5 }]
-  const whole = createConnectionRamp(stages)
-  const parts = []
-  for (let s = 0; s < 3; s++) for (let w = 0; w < 2; w++) parts.push(createConnectionRamp(stages, [[s, 3], [w, 2]]))
-  for (let ms = 0; ms <= 3000; ms += 7) {
-    const sum = parts.reduce((n, p) => n + p.at(ms), 0)
-    if (sum !== whole.wholeAt(ms)) t.fail(`at ${ms} ms the parts add up to ${sum}, not ${whole.wholeAt(ms)}`)
-  }
-  t.equal(parts[0].at(2000), share(share(37, 3, 0), 2, 0))
-})
-
-t.test('config: stages as a string or array; length and connections from them; conflicts refused', async (t) => {
-  const url = 'http://127.0.0.1:1'
-  const config = buildConfig({ url, connectionStages: '30s:100, 1m:1000 ,0s:20, 30s:0', duration: 5, connections: 3 })
-  t.same(config.connectionStages, [{ duration: 30, connections: 100 }, { duration: 60, connections: 1000 }, { duration: 0, connections: 20 }, { duration: 30, connections: 0 }])
-  t.equal(config.duration, 120, 'the stages are the run\'s length')
-  t.equal(config.connections, 1000, 'and its most connections')
-  t.same(buildConfig({ url, connectionStages: [{ duration: '2s', connections: 4 }] }).connectionStages, [{ duration: 2, connections: 4 }])
-  const refused = (opts, code, pattern) => {
-    const err = (() => { try { buildConfig({ url, ...opts }) } catch (e) { return e } })()
-    t.ok(err, `${JSON.stringify(opts)} refused`)
-    t.equal(err.code, code)
-    t.match(err.message, pattern)
-  }
-  refused({ connectionStages: '1s:5', overallRate: 10 }, 'AC_CONFLICTING_OPTIONS', /connectionStages and overallRate \(-R\) cannot be used together/)
-  refused({ connectionStages: '1s:5', connectionRate: 10 }, 'AC_CONFLICTING_OPTIONS', /connectionRate \(-r\)/)
-  refused({ connectionStages: '1s:5', stages: '1s:10' }, 'AC_CONFLICTING_OPTIONS', /connectionStages and stages/)
-  refused({ connectionStages: '1s:5', amount: 100 }, 'AC_CONFLICTING_OPTIONS', /connectionStages and amount \(-a\)/)
-  for (const bad of ['1s', '1s:5:6', 'x:5', '1s:-1', '1s:2.5', '-1s:5', '', []]) refused({ connectionStages: bad }, 'AC_INVALID_OPTION', /connectionStages/)
-  refused({ connectionStages: '1s:0,2s:0' }, 'AC_INVALID_OPTION', /no connection at all/)
-  refused({ connectionStages: '0s:5' }, 'AC_INVALID_OPTION', /no time at all/)
-  await t.rejects(autocannon.findMaxRate({ url, slos: ['p99<10ms'], connectionStages: '1s:5' }), { code: 'AC_CONFLICTING_OPTIONS' })
+t.test('findMaxRate refuses a ramp of connections', async (t) => {
+  await t.rejects(autocannon.findMaxRate({ url: 'http://127.0.0.1:1', slos: ['p99<10ms'], connectionStages: '1s:5' }), { code: 'AC_CONFLICTING_OPTIONS' })
 })
 
 t.test('library: the server\'s open connections follow the ramp, and no request is lost going down', async (t) => {

@@ -5,29 +5,10 @@
 const t = require('tap')
 const fs = require('fs')
 const path = require('path')
-const busboy = require('busboy')
 const autocannon = require('../..')
-const { buildForm } = require('../../lib/config/form')
 const { recordingServer, tempDir, jsonResult } = require('../helpers/recording')
 const { run: runCli } = require('../helpers/cli')
-
-// Parses a recorded multipart request: { fields, files }.
-function parseMultipart (r) {
-  return new Promise((resolve, reject) => {
-    const fields = {}
-    const files = {}
-    const bb = busboy({ headers: r.headers })
-    bb.on('field', (name, value) => { fields[name] = value })
-    bb.on('file', (name, stream, info) => {
-      const chunks = []
-      stream.on('data', (c) => chunks.push(c))
-      stream.on('end', () => { files[name] = { filename: info.filename, mimeType: info.mimeType, content: Buffer.concat(chunks).toString() } })
-    })
-    bb.on('close', () => resolve({ fields, files }))
-    bb.on('error', reject)
-    bb.end(r.body)
-  })
-}
+const { parseMultipart } = require('../helpers/multipart')
 
 function fixtures (t) {
   const dir = tempDir(t, 'ac-form-')
@@ -89,12 +70,6 @@ t.test('the form as a JSON string and as a path to a JSON file', async (t) => {
   t.same(b, a, 'the same form from a file')
   t.equal(seen[1].method, 'PUT')
   t.equal(c.files.file.content, 'hello from a file\n')
-})
-
-t.test('buildForm gives a Buffer and the headers', async (t) => {
-  const { body, headers } = buildForm({ a: { type: 'text', value: 'b' } })
-  t.ok(Buffer.isBuffer(body))
-  t.match(headers['content-type'], /^multipart\/form-data; boundary=/)
 })
 
 t.test('bad forms: clear errors naming the field or the file', async (t) => {

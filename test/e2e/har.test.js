@@ -6,49 +6,10 @@ const t = require('tap')
 const fs = require('fs')
 const path = require('path')
 const autocannon = require('../..')
-const { requestsByOrigin } = require('../../lib/config/har')
 const { warningLine } = require('../../lib/core/warnings')
 const { recordingServer, tempDir, jsonResult } = require('../helpers/recording')
+const { makeHar } = require('../helpers/har')
 const { run: runCli } = require('../helpers/cli')
-
-const FOREIGN = 'https://cdn.example.net'
-
-function entry (method, url, { headers = [], postData } = {}) {
-  const request = { method, url, httpVersion: 'HTTP/1.1', headers, queryString: [], cookies: [], headersSize: -1, bodySize: -1 }
-  if (postData) request.postData = postData
-  return {
-    startedDateTime: '2024-01-01T00:00:00.000Z',
-    time: 12.3,
-    request,
-    response: { status: 200, statusText: 'OK', httpVersion: 'HTTP/1.1', headers: [], cookies: [], content: { size: 0, mimeType: 'text/plain' }, redirectURL: '', headersSize: -1, bodySize: 0 },
-    cache: {},
-    timings: { send: 0, wait: 10, receive: 2.3 }
-  }
-}
-
-// A browser-like HAR with two domains: `origin` (ours) and FOREIGN.
-function makeHar (origin, other = FOREIGN) {
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: 'test', version: '1' },
-      pages: [],
-      entries: [
-        entry('GET', `${origin}/index.html?lang=en`, { headers: [{ name: 'Accept', value: 'text/html' }, { name: ':authority', value: 'x' }] }),
-        entry('GET', `${other}/app.js`, { headers: [{ name: 'Accept', value: '*/*' }] }),
-        entry('POST', `${origin}/api/login`, {
-          headers: [{ name: 'Content-Type', value: 'application/json' }, { name: 'Content-Length', value: '999' }],
-          postData: { mimeType: 'application/json', text: '{"user":"jane"}' }
-        }),
-        entry('GET', `${other}/logo.png`),
-        entry('PUT', `${origin}/api/prefs`, {
-          headers: [{ name: 'Content-Type', value: 'application/x-www-form-urlencoded' }],
-          postData: { mimeType: 'application/x-www-form-urlencoded', params: [{ name: 'theme', value: 'dark mode' }, { name: 'lang', value: 'en' }] }
-        })
-      ]
-    }
-  }
-}
 
 const EXPECTED = [
   ['GET', '/index.html?lang=en', '', 'text/html'],
@@ -139,17 +100,6 @@ t.test('a HAR file path works too; bad HARs give clear errors', async (t) => {
   const bad = makeHar(url)
   bad.log.entries[2].request.headers = 'nope'
   await t.rejects(autocannon({ url, har: bad }), { message: 'Could not parse HAR content: invalid headers array in entry #3' })
-})
-
-t.test('requestsByOrigin maps origins to requests', async (t) => {
-  const targets = [{ origin: 'http://localhost:3000' }]
-  const warnings = []
-  const map = requestsByOrigin(makeHar('http://localhost:3000'), targets, { warn: (code, m) => warnings.push([code, m]) })
-  t.same([...map.keys()], ['http://localhost:3000'])
-  t.same(map.get('http://localhost:3000').map((r) => r.path), ['/index.html?lang=en', '/api/login', '/api/prefs'])
-  t.equal(map.get('http://localhost:3000')[0].body, null, 'no body: none, whatever the run\'s body')
-  t.same(map.get('http://localhost:3000')[0].headers, { Accept: 'text/html' }, 'HTTP/2 pseudo-headers dropped')
-  t.equal(warnings.length, 1)
 })
 
 t.test('CLI: --har replays the file and warns about other domains', async (t) => {

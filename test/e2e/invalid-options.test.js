@@ -123,9 +123,3 @@ t.test('numbers as strings, timestrings and a URL without a scheme are accepted'
     t.type(result, 'object', 'a result, stopped before it began')
   }
 })
-
-t.test('each target\'s protocol, decided once in the config (ALPN names)', async (t) => {
-  const { buildConfig } = require('../lib/config/config')
-  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'] }).urls.map((u) => u.protocol), ['http/1.1', 'http/1.1'])
-  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'], http2: true }).urls.map((u) => u.protocol), ['h2', 'h2'])
-})

@@ -4,15 +4,14 @@
 // package) on 127.0.0.1: http targets in absolute form, https targets in a
 // CONNECT tunnel with TLS inside, basic auth accepted and refused, refusals
 // counted as errors while the run ends on time, workers, --proxy env, and
-// the password in no output. Plus the request bytes and the option's checks.
+// the password in no output. Plus the option's refusals through the
+// library (its own tests: test/config/proxy.test.js).
 
 const t = require('tap')
 const net = require('net')
 const http = require('http')
 const https = require('https')
 const autocannon = require('../..')
-const { buildConfig } = require('../../lib/config/config')
-const { bypassed, maskProxyValue } = require('../../lib/config/proxy')
 const { makePki } = require('../helpers/pki')
 const { tempDir, jsonResult } = require('../helpers/recording')
 const { run: runCli } = require('../helpers/cli')
@@ -69,21 +68,6 @@ async function httpsTarget (t) {
 }
 
 // ---------------------------------------------------------------------------
-// targets (the request bytes: test/http1/request-encoder.test.js)
-
-t.test('targets: absolute form for http through a proxy only', async (t) => {
-  const config = buildConfig({ url: ['http://a.test:81/x', 'https://b.test/y'], proxy: `http://${USER}:${PASSWORD}@127.0.0.1:3128` })
-  t.same(config.urls[0].absoluteForm, { origin: 'http://a.test:81', proxyAuthorization: basic(USER, PASSWORD) })
-  t.equal(config.urls[1].absoluteForm, undefined, 'https is tunnelled: its requests stay in origin form')
-  t.equal(config.urls[1].proxy.port, 3128)
-  t.equal(config.proxy, `http://${USER}:***@127.0.0.1:3128`)
-  const direct = buildConfig({ url: 'http://a.test' })
-  t.equal(direct.urls[0].proxy, undefined)
-  t.equal(direct.urls[0].absoluteForm, undefined)
-  t.equal(direct.proxy, undefined)
-})
-
-// ---------------------------------------------------------------------------
 // validation
 
 t.test('a bad proxy is bad input: AC_INVALID_OPTION naming proxy, the password masked', async (t) => {
@@ -107,38 +91,7 @@ t.test('a bad proxy is bad input: AC_INVALID_OPTION naming proxy, the password m
     t.match(err.message, message)
     t.notMatch(err.message, /hunter22|hun\/ter22/, 'no password in the message')
   }
-  t.equal(maskProxyValue('u:p@ss@h'), 'u:***@h')
-  t.equal(maskProxyValue('http://tok@h'), 'http://***@h')
   await t.rejects(autocannon({ url, proxy: 'http://127.0.0.1:3128', socketPath: '/tmp/x.sock' }), { code: 'AC_CONFLICTING_OPTIONS' })
-  for (const off of [undefined, null, false]) t.equal(buildConfig({ url, proxy: off }).proxy, undefined, `${off}: no proxy`)
-  t.equal(buildConfig({ url, proxy: '127.0.0.1:3128' }).urls[0].proxy.port, 3128, 'http:// is assumed, as for the URL')
-  t.equal(buildConfig({ url, proxy: 'http://h' }).urls[0].proxy.port, 80)
-})
-
-t.test('--proxy env: HTTPS_PROXY for https, HTTP_PROXY for http, except NO_PROXY', async (t) => {
-  const { proxySetting } = require('../../lib/config/proxy')
-  const env = { HTTP_PROXY: 'http://10.0.0.1:3128', https_proxy: `${USER}:${PASSWORD}@10.0.0.2:8080`, NO_PROXY: 'localhost, .internal.test:443,[::1]' }
-  const setting = proxySetting('env', env)
-  const at = (u) => {
-    const p = setting.forTarget(new URL(u))
-    return p && `${p.hostname}:${p.port}`
-  }
-  t.equal(setting.shown, 'env')
-  t.equal(at('http://a.test/'), '10.0.0.1:3128')
-  t.equal(at('https://a.test/'), '10.0.0.2:8080', 'lower case too, and http:// assumed')
-  t.equal(setting.forTarget(new URL('https://a.test/')).auth, basic(USER, PASSWORD))
-  t.equal(at('http://localhost:3000/'), undefined)
-  t.equal(at('http://[::1]:3000/'), undefined)
-  t.equal(at('https://x.internal.test/'), undefined, 'a subdomain, on the port listed')
-  t.equal(at('https://x.internal.test:8443/'), '10.0.0.2:8080', 'another port')
-  t.equal(proxySetting('env', {}).forTarget(new URL('http://a.test/')), undefined, 'nothing set: direct')
-  t.throws(() => proxySetting('env', { HTTPS_PROXY: `ftp://u:${PASSWORD}@h` }).forTarget(new URL('https://a.test/')),
-    { code: 'AC_INVALID_OPTION', message: /"env" takes HTTPS_PROXY, and its value "ftp:\/\/u:\*\*\*@h" is not an http:\/\/ proxy URL/ })
-  t.ok(bypassed('*', 'anything', 1))
-  t.ok(bypassed('example.com', 'api.example.com', 80))
-  t.notOk(bypassed('example.com', 'badexample.com', 80))
-  t.ok(bypassed('*.example.com', 'example.com', 80))
-  t.notOk(bypassed('', 'example.com', 80))
 })
 
 // ---------------------------------------------------------------------------

@@ -9,7 +9,6 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const autocannon = require('../..')
-const { parseTargets } = require('../../lib/config/targets')
 const { run } = require('../helpers/cli')
 const { recordingServer } = require('../helpers/recording')
 
@@ -47,24 +46,6 @@ function writeTargets (dir, url) {
 }
 
 const ORDER = ['GET /users/1', 'POST /users', 'DELETE /users/1']
-
-t.test('parse: requests, headers, body files, comments; bad lines by number', async (t) => {
-  const dir = tmpdir(t)
-  fs.writeFileSync(path.join(dir, 'b.bin'), 'BODY')
-  const entries = parseTargets('GET http://a:1/x?y=1\nA: 1\nA: 2\n\n\nput http://a:1/z\n@b.bin\n', 't.txt', dir)
-  t.same(entries.map((e) => [e.origin, e.request.method, e.request.path, e.line]), [['http://a:1', 'GET', '/x?y=1', 1], ['http://a:1', 'PUT', '/z', 6]])
-  t.same(entries[0].request.headers, { A: ['1', '2'] })
-  t.equal(entries[1].request.body.toString(), 'BODY')
-  t.equal(entries[0].request.body, null)
-  const bad = (text, re) => t.throws(() => parseTargets(text, 't.txt', dir), { code: 'AC_INVALID_OPTION', option: 'targets', message: re })
-  bad('GET\n', /line 1: "GET" is not a request line/)
-  bad('GET http://a:1/\nnot a header\n', /line 2: "not a header" is not a header/)
-  bad('GET notaurl\n', /line 1: "notaurl" is not a URL/)
-  bad('GET ftp://a/\n', /line 1: .*only http/)
-  bad('GET http://a:1/\n@missing.bin\n', /line 2: the body file .*missing\.bin cannot be read: it does not exist/)
-  bad('GET http://a:1/\n@b.bin\n@b.bin\n', /line 3: a second body file/)
-  bad('# only a comment\n', /no request in the file/)
-})
 
 t.test('sequential: the file\'s order, round and round, one connection', async (t) => {
   const dir = tmpdir(t)

@@ -1,0 +1,234 @@
+'use strict'
+
+// The main thread's side of -w: each worker handed its part of the run as
+// its config (workerConfig), and --abortOnFail judged here on all the
+// workers' samples together: counts summed, latencies added, judged at
+// the sample every running worker has reached, the verdict once. Driven
+// with workers that are message ports (what runWorkers sees of a thread),
+// then once with real threads against a loopback server.
+
+const t = require('tap')
+const http = require('http')
+const { EventEmitter } = require('events')
+const realThreads = require('worker_threads')
+const { buildConfig } = require('../../lib/config/config')
+const { workerConfig, runWorkers } = require('../../lib/engine/workers')
+const { createLatencyHistogram, pack } = require('../../lib/results/histogram')
+const { listen } = require('../helpers/servers')
+
+const url = 'http://127.0.0.1:9'
+const sum = (list) => list.reduce((a, b) => a + b, 0)
+const shards = (opts, count) => Array.from({ length: count }, (_, index) => buildConfig({ url, ...opts, shard: { index, count } }))
+
+t.test('shards × workers: every connection and request once', async (t) => {
+  let connections = 0
+  let amount = 0
+  for (const config of shards({ connections: 10, amount: 1000, workers: 2 }, 3)) {
+    const parts = [0, 1].map((i) => workerConfig(config, i))
+    connections += sum(parts.map((p) => p.connections))
+    amount += sum(parts.map((p) => p.amount))
+    for (const p of parts) {
+      t.same([p.shard, p.shardIndex], [config.shard, config.shard.index], 'a worker keeps its shard, which it does not divide again')
+      t.equal(p.startAt, undefined, 'nor gets the start time in its config')
+    }
+  }
+  t.equal(connections, 10)
+  t.equal(amount, 1000)
+})
+
+t.test('workerConfig: a worker\'s part, frozen, without what the main thread keeps', async (t) => {
+  const startAt = Date.now() + 60000
+  const config = buildConfig({ url, workers: 3, connections: 10, amount: 100, overallRate: 30, thresholds: ['p99 < 1s'], abortOnFail: true, startAt })
+  const parts = [0, 1, 2].map((i) => workerConfig(config, i))
+  t.same(parts.map((p) => [p.connections, p.amount, p.overallRate]), [[4, 34, 10], [3, 33, 10], [3, 33, 10]])
+  t.same(parts.map((p) => [p.workerIndex, p.workersOfShard, p.workers]), [[0, 3, 0], [1, 3, 0], [2, 3, 0]], 'where it sends from; a worker has no workers')
+  t.ok(parts.every((p) => p.abortOnFail === false), 'the thresholds are judged in the main thread, on all workers')
+  t.same(parts[0].thresholds, ['p99 < 1s'], 'which a worker still has')
+  t.ok(parts.every((p) => p.startAt === undefined), 'the start time is handed beside the config')
+  t.ok(parts.every((p) => Object.isFrozen(p)), 'frozen')
+  t.equal(config.abortOnFail, true, 'the whole left as it was')
+  t.equal(config.startAt, startAt)
+  t.equal(parts[1].urls, config.urls, 'the targets as the main thread made them')
+})
+
+// Workers as runWorkers sees them: they take messages and send theirs.
+class PortWorker extends EventEmitter {
+  constructor (file, { workerData }) {
+    super()
+    this.file = file
+    this.workerData = workerData
+    this.posted = []
+    this.terminated = false
+    PortWorker.made.push(this)
+  }
+
+  postMessage (msg) {
+    this.posted.push(msg.type)
+  }
+
+  terminate () {
+    this.terminated = true
+  }
+
+  send (msg) {
+    this.emit('message', msg)
+  }
+}
+
+// runWorkers on PortWorkers: { workers, events, aborts, done }.
+function fanOut (t, opts) {
+  PortWorker.made = []
+  const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
+  const config = buildConfig({ url, duration: 10, ...opts })
+  const events = new EventEmitter()
+  const aborts = []
+  events.on('abort', (verdict) => aborts.push(verdict))
+  const ended = []
+  const controls = runWorkers(config, events, {}, (err, raws) => ended.push({ err, raws }))
+  const workers = PortWorker.made
+  t.teardown(() => { for (const w of workers) if (!w.exited) w.send({ type: 'done', raw: {} }) })
+  for (const w of workers) w.send({ type: 'ready' })
+  return { config, controls, workers, events, aborts, ended }
+}
+
+// A worker's sample: its counts so far, its interval's latencies (ms).
+function sample (elapsedS, figures, latenciesMs = []) {
+  const h = createLatencyHistogram()
+  for (const ms of latenciesMs) h.recordValue(ms * 1000)
+  return {
+    type: 'sample',
+    elapsedS,
+    latency: new Uint8Array(pack(h)),
+    figures: { completed: 0, sent: 0, errors: 0, timeouts: 0, non2xx: 0, bytes: 0, ...figures }
+  }
+}
+
+const ABORT = { workers: 2, connections: 2, abortOnFail: true }
+
+t.test('each worker handed its part, and told to report its samples only with --abortOnFail', async (t) => {
+  const { config, workers } = fanOut(t, { ...ABORT, thresholds: ['errors < 3'] })
+  t.equal(workers.length, 2)
+  t.same(workers.map((w) => w.workerData.config), [workerConfig(config, 0), workerConfig(config, 1)])
+  t.same(workers.map((w) => w.workerData.reportSamples), [true, true])
+  t.same(workers.map((w) => w.posted), [['go'], ['go']], 'once all are ready, each told to go')
+  const plain = fanOut(t, { workers: 2, connections: 2, thresholds: ['errors < 3'] })
+  t.same(plain.workers.map((w) => w.workerData.reportSamples), [false, false])
+  plain.workers[0].send(sample(1, { errors: 9 }))
+  plain.workers[1].send(sample(1, { errors: 9 }))
+  t.same(plain.aborts, [], 'without --abortOnFail a sample is not judged')
+})
+
+t.test('the workers\' counts summed, judged once every worker has sent the sample', async (t) => {
+  const { workers, aborts } = fanOut(t, { ...ABORT, thresholds: ['errors < 3'] })
+  workers[0].send(sample(1, { errors: 2 }))
+  t.same(aborts, [], 'one worker\'s sample: the other\'s is awaited')
+  workers[1].send(sample(1, { errors: 1 }))
+  t.same(aborts, [{ threshold: 'errors < 3', at: 1, value: 3, unit: '' }], '2 + 1 errors: the sum fails')
+  t.same(workers.map((w) => w.posted), [['go', 'stop'], ['go', 'stop']], 'and every worker is stopped')
+  workers[0].send(sample(2, { errors: 50 }))
+  workers[1].send(sample(2, { errors: 50 }))
+  t.equal(aborts.length, 1, 'one verdict: later samples are not judged')
+  t.same(workers.map((w) => w.posted), [['go', 'stop'], ['go', 'stop']], 'nor stopped again')
+})
+
+t.test('a worker ahead waits for the others; its later counts count when they catch up', async (t) => {
+  const { workers, aborts } = fanOut(t, { ...ABORT, thresholds: ['errors < 5'] })
+  workers[0].send(sample(1, { errors: 1 }))
+  workers[0].send(sample(2, { errors: 9 }))
+  t.same(aborts, [], 'worker 0 at its second sample, worker 1 at none: nothing judged')
+  workers[1].send(sample(1, { errors: 0 }))
+  t.same(aborts, [{ threshold: 'errors < 5', at: 1, value: 9, unit: '' }], 'judged at worker 1\'s first sample, with what worker 0 has counted since')
+})
+
+t.test('counts each worker\'s latest, not the sum of its samples', async (t) => {
+  const { workers, aborts } = fanOut(t, { ...ABORT, thresholds: ['errors < 5'] })
+  for (const s of [1, 2, 3]) {
+    workers[0].send(sample(s, { errors: 2 }))
+    workers[1].send(sample(s, { errors: 2 }))
+  }
+  t.same(aborts, [], 'counts so far: 2 + 2 at every sample, never 5')
+})
+
+t.test('a worker done no longer holds the judgement back', async (t) => {
+  const { workers, aborts, ended } = fanOut(t, { ...ABORT, thresholds: ['errors < 3'] })
+  workers[1].send(sample(1, { errors: 2 }))
+  workers[1].send({ type: 'done', raw: { from: 1 } })
+  workers[1].exited = true
+  workers[0].send(sample(1, { errors: 0 }))
+  t.same(aborts, [], 'its counts still count: 2 < 3')
+  workers[0].send(sample(2, { errors: 1 }))
+  t.same(aborts, [{ threshold: 'errors < 3', at: 2, value: 3, unit: '' }], 'judged at the running worker\'s samples alone')
+  workers[0].send({ type: 'done', raw: { from: 0 } })
+  workers[0].exited = true
+  t.equal(ended.length, 1)
+  t.equal(ended[0].err, null)
+  t.same(ended[0].raws, [{ from: 0, aborted: aborts[0] }, { from: 1 }], 'the verdict goes with the first worker\'s snapshot')
+})
+
+t.test('latencies: every worker\'s intervals in one histogram', async (t) => {
+  const { workers, aborts } = fanOut(t, { ...ABORT, thresholds: ['p50 < 100ms'] })
+  workers[0].send(sample(1, { completed: 3 }, [10, 10, 10]))
+  workers[1].send(sample(1, { completed: 2 }, [500, 500]))
+  t.same(aborts, [], 'p50 of 10, 10, 10, 500, 500: 10 ms')
+  workers[0].send(sample(2, { completed: 3 }, []))
+  workers[1].send(sample(2, { completed: 4 }, [500, 500]))
+  t.equal(aborts.length, 1, 'the second intervals added to the first: 3 of 7 at 10 ms, p50 500 ms')
+  t.match(aborts[0], { threshold: 'p50 < 100ms', at: 2, unit: 'ms' })
+  t.ok(aborts[0].value >= 499 && aborts[0].value <= 501, `p50 ${aborts[0].value} ms`)
+})
+
+t.test('abortAfter: nothing judged before it', async (t) => {
+  const { workers, aborts } = fanOut(t, { ...ABORT, thresholds: ['errors < 1'], abortAfter: 2 })
+  workers[0].send(sample(1, { errors: 5 }))
+  workers[1].send(sample(1, { errors: 5 }))
+  t.same(aborts, [], 'at 1 s of 2')
+  workers[0].send(sample(2, { errors: 5 }))
+  workers[1].send(sample(2, { errors: 5 }))
+  t.same(aborts, [{ threshold: 'errors < 1', at: 2, value: 10, unit: '' }])
+})
+
+t.test('a rate: rps read as the rate achieved', async (t) => {
+  const rated = fanOut(t, { ...ABORT, overallRate: 100, thresholds: ['rps > 50'] })
+  rated.workers[0].send(sample(3, { completed: 6 }))
+  rated.workers[1].send(sample(3, { completed: 4 }))
+  t.same(rated.aborts, [{ threshold: 'rps > 50', at: 3, value: 10 / 3, unit: 'req/s' }], 'the rate, unrounded')
+  const closed = fanOut(t, { ...ABORT, thresholds: ['rps > 50'] })
+  closed.workers[0].send(sample(3, { completed: 6 }))
+  closed.workers[1].send(sample(3, { completed: 4 }))
+  t.same(closed.aborts, [{ threshold: 'rps > 50', at: 3, value: 3.33, unit: 'req/s' }], 'no rate: requests over the time, rounded')
+})
+
+t.test('stopped before every worker is ready: the stop follows the go', async (t) => {
+  PortWorker.made = []
+  const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
+  const controls = runWorkers(buildConfig({ url, workers: 2, connections: 2 }), new EventEmitter(), {}, () => {})
+  const workers = PortWorker.made
+  controls.stop()
+  workers[0].send({ type: 'ready' })
+  t.same(workers.map((w) => w.posted), [[], []], 'nothing sent to a worker not all are ready')
+  workers[1].send({ type: 'ready' })
+  t.same(workers.map((w) => w.posted), [['go', 'stop'], ['go', 'stop']])
+  for (const w of workers) w.send({ type: 'done', raw: {} })
+})
+
+t.test('real threads: the thresholds fail on the workers\' figures, every thread stops, the verdict is the run\'s', async (t) => {
+  const server = http.createServer((req, res) => {
+    res.statusCode = 500
+    res.end('no')
+  })
+  const target = await listen(t, server)
+  const config = buildConfig({ url: target, workers: 2, connections: 2, duration: 10, sampleInt: 100, thresholds: ['non2xx < 1'], abortOnFail: true })
+  const events = new EventEmitter()
+  const aborts = []
+  events.on('abort', (verdict) => aborts.push(verdict))
+  const started = Date.now()
+  const raws = await new Promise((resolve, reject) => runWorkers(config, events, {}, (err, raws) => err ? reject(err) : resolve(raws)))
+  const took = Date.now() - started
+  t.equal(aborts.length, 1, 'one verdict')
+  t.match(aborts[0], { threshold: 'non2xx < 1', unit: '' })
+  t.ok(aborts[0].value >= 1, `${aborts[0].value} non-2xx`)
+  t.ok(aborts[0].at > 0 && aborts[0].at < 5, `at ${aborts[0].at} s`)
+  t.equal(raws.length, 2, 'a snapshot from each thread')
+  t.same(raws[0].aborted, aborts[0], 'the verdict in the first')
+  t.ok(took < 8000, `both threads stopped long before the 10 s (${took} ms)`)
+})
