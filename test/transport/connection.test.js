@@ -67,7 +67,15 @@ function connectionOf ({ timeoutMs = 1000, amount = 0 } = {}) {
     return socket
   }
   const c = new Connection(protocol, connect, { timeoutMs, amount })
-  return { c, protocol, sockets, last: () => sockets[sockets.length - 1] }
+  return { c, protocol, sockets }
+}
+
+// The same, opened and connected.
+function connectedOf (opts) {
+  const conn = connectionOf(opts)
+  conn.c.open()
+  conn.c.onConnect()
+  return conn
 }
 
 t.test('open, ready, data: the protocol is told, in order', async (t) => {
@@ -149,9 +157,7 @@ t.test('failures in a row back off before the next socket; a response ends the r
 })
 
 t.test('a close before any request went is a failure for the back-off; after some, a plain reconnect', async (t) => {
-  const { c, protocol, sockets } = connectionOf()
-  c.open()
-  c.onConnect()
+  const { c, protocol, sockets } = connectedOf()
   sockets[0].emit('close')
   t.same(protocol.calls.filter((x) => x[0] === 'onClose'), [['onClose', true]], 'asked what the close costs, connected')
   t.equal(c.failures, 1, 'nothing was sent on it: a failure')
@@ -174,9 +180,7 @@ t.test('a close before any request went is a failure for the back-off; after som
 })
 
 t.test('a close the protocol counts as an error fails the connection with it', async (t) => {
-  const { c, protocol, sockets } = connectionOf()
-  c.open()
-  c.onConnect()
+  const { c, protocol, sockets } = connectedOf()
   protocol.inFlight = 2
   const hangUp = new Error('socket hang up')
   protocol.closeError = hangUp
@@ -189,9 +193,7 @@ t.test('a close the protocol counts as an error fails the connection with it', a
 
 t.test('closed for good: nothing left to send, or done', async (t) => {
   {
-    const { c, protocol, sockets } = connectionOf()
-    c.open()
-    c.onConnect()
+    const { protocol, sockets } = connectedOf()
     protocol.sentOnSocket = 1
     protocol.left = false
     sockets[0].emit('close')
@@ -214,9 +216,7 @@ t.test('closed for good: nothing left to send, or done', async (t) => {
 })
 
 t.test('the peer ends: the protocol hears it, the socket is destroyed', async (t) => {
-  const { c, protocol, sockets } = connectionOf()
-  c.open()
-  c.onConnect()
+  const { c, protocol, sockets } = connectedOf()
   sockets[0].emit('end')
   t.equal(protocol.calls[protocol.calls.length - 1], 'onEnd')
   t.equal(sockets[0].destroyed, 1)
@@ -224,9 +224,7 @@ t.test('the peer ends: the protocol hears it, the socket is destroyed', async (t
 })
 
 t.test('recycle(): a new socket at once, the old one unheard', async (t) => {
-  const { c, protocol, sockets } = connectionOf()
-  c.open()
-  c.onConnect()
+  const { c, protocol, sockets } = connectedOf()
   c.recycle()
   t.equal(sockets[0].destroyed, 1)
   t.equal(c.socket, null)
@@ -242,9 +240,7 @@ t.test('recycle(): a new socket at once, the old one unheard', async (t) => {
 })
 
 t.test('checkTimeout(): a request from when it was sent', async (t) => {
-  const { c, protocol } = connectionOf({ timeoutMs: 500 })
-  c.open()
-  c.onConnect()
+  const { c, protocol } = connectedOf({ timeoutMs: 500 })
   protocol.inFlight = 1
   protocol.oldest = 10000
   c.checkTimeout(10499)
@@ -276,9 +272,7 @@ t.test('checkTimeout(): a connection from when it began to connect', async (t) =
 })
 
 t.test('checkTimeout(): connected, the protocol\'s set-up from setUpSince()', async (t) => {
-  const { c, protocol } = connectionOf({ timeoutMs: 500 })
-  c.open()
-  c.onConnect()
+  const { c, protocol } = connectedOf({ timeoutMs: 500 })
   protocol.setUp = 0
   c.checkTimeout(performance.now() + 100000)
   t.notOk(protocol.calls.some((x) => x[0] === 'onFail'), 'not waiting for a set-up: an idle connection never times out')
@@ -298,9 +292,7 @@ t.test('checkTimeout() without a socket: nothing', async (t) => {
 })
 
 t.test('park(): closed by us, nothing counted, not opened again until unpark()', async (t) => {
-  const { c, protocol, sockets } = connectionOf()
-  c.open()
-  c.onConnect()
+  const { c, protocol, sockets } = connectedOf()
   protocol.calls.length = 0
   c.park()
   t.same({ parked: c.parked, socket: c.socket, connected: c.connected, destroyed: sockets[0].destroyed }, { parked: true, socket: null, connected: false, destroyed: 1 })
