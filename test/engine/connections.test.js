@@ -225,17 +225,20 @@ t.test('a ramp parks the connections above its count and unparks them as it clim
       { duration: 0.03, connections: 1 }, { duration: 0, connections: 2 }, { duration: 10, connections: 2 }]
   })
   const connections = connectionsFor(config)
-  const starts = stubClients(t, 'start')
-  const parks = stubClients(t, 'park')
-  const unparks = stubClients(t, 'unpark')
+  // One log of the calls, with when they came (ms from the begin).
+  const log = []
+  let from = 0
+  for (const method of ['start', 'park', 'unpark']) stubClients(t, method, (client) => log.push([method, client.index, performance.now() - from]))
   stubClients(t, 'stop')
   connections.build()
-  connections.begin(performance.now(), (err) => t.fail(err))
-  t.same({ starts, parks, unparks }, { starts: [0, 1, 2], parks: [], unparks: [] })
-  await sleep(45)
-  t.same({ starts, parks, unparks }, { starts: [0, 1, 2], parks: [1, 2], unparks: [] }, 'down to 1 at 30 ms')
-  await sleep(40)
-  t.same({ starts, parks, unparks }, { starts: [0, 1, 2], parks: [1, 2], unparks: [1] }, 'up to 2 at 60 ms')
+  from = performance.now()
+  connections.begin(from, (err) => t.fail(err))
+  t.same(log.map(([m, i]) => `${m} ${i}`), ['start 0', 'start 1', 'start 2'], 'three at first')
+  for (let i = 0; i < 400 && log.length < 6; i++) await sleep(5)
+  await sleep(20)
+  t.same(log.map(([m, i]) => `${m} ${i}`), ['start 0', 'start 1', 'start 2', 'park 1', 'park 2', 'unpark 1'], 'down to one, then up to two')
+  const at = (call) => log.find(([m, i]) => `${m} ${i}` === call)[2]
+  t.ok(at('park 1') >= 29 && at('unpark 1') >= 59, `down at 30 ms (${at('park 1').toFixed(1)}), up at 60 (${at('unpark 1').toFixed(1)})`)
   connections.stop()
 })
 

@@ -32,10 +32,14 @@ t.test('a pause is one sample, as long as the pause', async (t) => {
   await sleep(25)
   m.stop()
   const after = delays.slice(before)
-  const long = after.filter((us) => us >= 30000)
-  t.equal(long.length, 1, `one long sample for the pause (${after.join(', ')} µs)`)
-  // Due at most PERIOD_MS before the pause began, read at its end.
-  t.ok(long[0] >= 50000 - GRANULARITY_MS * 1000 && long[0] <= 60000 + PERIOD_MS * 1000 + 20000, `${long[0]} µs for a 60 ms pause`)
+  const longest = Math.max(...after)
+  // Due at most PERIOD_MS before the pause began, read at its end (how
+  // much later depends on the machine's load: no upper bound here; the
+  // arithmetic is held below with due times set by hand).
+  t.ok(longest >= 50000 - GRANULARITY_MS * 1000, `${longest} µs for a 60 ms pause`)
+  // Not caught up on afterwards: the timers the pause missed are not
+  // samples of their own (they would come in a burst, six of them).
+  t.ok(after.length <= 4, `one sample per period after it (${after.join(', ')} µs)`)
   t.ok(delays.every((us) => Number.isInteger(us) && us >= 0), 'whole microseconds, never negative')
 })
 
@@ -51,7 +55,7 @@ t.test('a timer a little late is not a pause', async (t) => {
   late.m.due = performance.now() - 3
   late.m.sample()
   late.m.stop()
-  t.ok(late.delays[0] >= 2000 && late.delays[0] < 2500, `${late.delays[0]} µs`)
+  t.ok(late.delays[0] >= 2000 && late.delays[0] < 2900, `${late.delays[0]} µs`)
 })
 
 t.test('after a pause the schedule skips what it missed', async (t) => {
@@ -65,18 +69,36 @@ t.test('after a pause the schedule skips what it missed', async (t) => {
   t.equal(Math.round((m.due - (now - 35)) * 1000) % (PERIOD_MS * 1000), 0, 'on the same grid')
 })
 
-t.test('busy(): the share since the last call, 0 before the start', async (t) => {
+t.test('busy(): the share of the time the loop was busy', async (t) => {
   const { m } = monitor()
   t.equal(m.busy(), 0, 'not started')
   m.start()
-  block(40)
+  block(150)
   const busy = m.busy()
-  t.ok(busy > 0.8 && busy <= 1, `busy ${busy} after holding the loop`)
-  t.equal(busy, Math.round(busy * 1000) / 1000, 'to three places')
-  await sleep(100)
-  const idle = m.busy()
-  t.ok(idle < 0.2, `${idle} after waiting: since the last call only`)
   m.stop()
+  t.ok(busy > 0.8 && busy <= 1, `busy ${busy} after holding the loop`)
+})
+
+t.test('busy(): since the last call, to three places', async (t) => {
+  // perf_hooks' counters, set by hand: cumulative active and idle ms.
+  const real = performance.eventLoopUtilization
+  let now = { active: 0, idle: 0 }
+  performance.eventLoopUtilization = (a, b) => {
+    if (a === undefined) return { ...now }
+    const active = a.active - b.active
+    const total = active + a.idle - b.idle
+    return { active, idle: a.idle - b.idle, utilization: active / total }
+  }
+  t.teardown(() => { performance.eventLoopUtilization = real })
+  const { m } = monitor()
+  m.start()
+  m.stop()
+  now = { active: 150, idle: 50 }
+  t.equal(m.busy(), 0.75)
+  now = { active: 160, idle: 90 }
+  t.equal(m.busy(), 0.2, 'the 50 ms since the last call (10 busy), not the 250 since the start')
+  now = { active: 161, idle: 92 }
+  t.equal(m.busy(), 0.333, '1 ms in 3')
 })
 
 t.test('stop(): no sample after it', async (t) => {

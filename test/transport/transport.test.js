@@ -52,10 +52,23 @@ function fakeConnection () {
   return conn
 }
 
+// `promise`, or a failure after 3 s (caught until awaited).
+function within (promise, what) {
+  let timer
+  const bounded = Promise.race([promise, new Promise((resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} in 3 s`)), 3000)
+    timer.unref()
+  })]).finally(() => clearTimeout(timer))
+  bounded.catch(() => {})
+  return bounded
+}
+
 function open (connect, t) {
   const conn = fakeConnection()
   const socket = connect(spy(conn, used))
   conn.socket = socket
+  // A TLS session (ticket) for the next connection, once it comes.
+  conn.session = within(new Promise((resolve) => socket.once('session', resolve)), 'a TLS session')
   socket.on('error', () => {})
   t.teardown(() => socket.destroy())
   return conn
@@ -177,8 +190,8 @@ t.test('TLS: the second connection of a target resumes the first one\'s session'
   const connect = transportFor(target({ secure: true, hostname: 'localhost', port: server.port }), {})
   const first = open(connect, t)
   await first.read('secure hello')
-  // TLS 1.3 hands the ticket over after the handshake: give it a moment.
-  await new Promise((resolve) => setTimeout(resolve, 20))
+  // TLS 1.3 hands the ticket over after the handshake.
+  await first.session
   t.equal(first.socket.isSessionReused(), false)
   first.socket.destroy()
   const second = open(connect, t)

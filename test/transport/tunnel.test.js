@@ -91,6 +91,8 @@ function fakeConnection ({ accept = true } = {}) {
     upgrade (from, to) {
       conn.events.push('upgrade')
       conn.upgraded = { from, to }
+      // A TLS session (ticket) for the next tunnel, once it comes.
+      conn.session = new Promise((resolve) => to.once('session', resolve))
       if (accept) to.on('error', () => {})
       return accept
     }
@@ -160,7 +162,7 @@ t.test('the second tunnel to a target resumes the first one\'s TLS session', asy
   const first = open(t, connect)
   t.equal(await first.outcome, 'read')
   // TLS 1.3 hands the ticket over after the handshake.
-  await new Promise((resolve) => setTimeout(resolve, 20))
+  await Promise.race([first.conn.session, new Promise((resolve, reject) => setTimeout(() => reject(new Error('no TLS session in 3 s')), 3000).unref())])
   first.raw.destroy()
   const second = open(t, connect)
   t.equal(await second.outcome, 'read')
