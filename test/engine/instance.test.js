@@ -1,0 +1,79 @@
+'use strict'
+
+// What autocannon() returns (lib/engine/instance.js): an EventEmitter
+// that is also awaitable, settled once, whose promise is made only when
+// asked for, and whose stop() goes to its session.
+
+const t = require('tap')
+const { Instance } = require('../../lib/engine/instance')
+
+const turn = () => new Promise((resolve) => setImmediate(resolve))
+
+t.test('awaited before it settles: resolves with the result, every waiter', async (t) => {
+  const instance = new Instance()
+  const heard = []
+  instance.then((r) => heard.push(['a', r]))
+  const b = instance.then((r) => heard.push(['b', r]))
+  await turn()
+  t.same(heard, [], 'nothing before it settles')
+  const result = { requests: 1 }
+  instance.settle(null, result)
+  await b
+  t.same(heard, [['a', result], ['b', result]])
+  t.equal(await instance, result, 'and anyone who awaits it later')
+})
+
+t.test('settled with an error: rejects, through then, catch and finally', async (t) => {
+  const instance = new Instance()
+  const err = new Error('refused')
+  const waiting = instance.then(() => 'resolved', (e) => e)
+  instance.settle(err)
+  t.equal(await waiting, err)
+  t.equal(await instance.catch((e) => e), err)
+  let ran = 0
+  await t.rejects(instance.finally(() => { ran++ }), err)
+  t.equal(ran, 1, 'finally ran once, and the error went on')
+})
+
+t.test('finally passes the result through', async (t) => {
+  const instance = new Instance()
+  instance.settle(null, 42)
+  let ran = 0
+  t.equal(await instance.finally(() => { ran++ }), 42)
+  t.equal(ran, 1)
+})
+
+t.test('no promise until asked for: an error nobody awaits is no unhandled rejection', async (t) => {
+  const unhandled = []
+  const onUnhandled = (reason) => unhandled.push(reason)
+  process.on('unhandledRejection', onUnhandled)
+  t.teardown(() => process.removeListener('unhandledRejection', onUnhandled))
+  const instance = new Instance()
+  instance.settle(new Error('nobody listens'))
+  await turn()
+  await turn()
+  t.same(unhandled, [])
+  t.same(instance.waiters, [])
+})
+
+t.test('emitError: to the error listeners, and none is no throw', async (t) => {
+  const instance = new Instance()
+  t.doesNotThrow(() => instance.emitError(new Error('unheard')))
+  const heard = []
+  instance.on('error', (err) => heard.push(err.message))
+  instance.emitError(new Error('heard'))
+  t.same(heard, ['heard'])
+})
+
+t.test('stop(): the session stops, and its current run with it', async (t) => {
+  const instance = new Instance()
+  let stopped = 0
+  instance.session.current = { stop: () => { stopped++ } }
+  t.equal(instance.stopped, false)
+  instance.stop()
+  t.equal(instance.stopped, true)
+  t.equal(instance.session.stopped, true)
+  t.equal(stopped, 1)
+  instance.stop()
+  t.equal(stopped, 1, 'once')
+})
