@@ -18,15 +18,4 @@ const endToEnd = {
   'engine/worker.js': 'a worker thread\'s side of -w, run by test/e2e/workers.test.js'
 }
 
-// Being reworked in this branch set (the request side, the clients, the
-// run's split, config that decides once): these lines give way to tests.
-const reworked = {
-  'engine/instance.js': 'test/e2e/api.test.js',
-  'engine/loop-monitor.js': 'test/results/generator-health.test.js',
-  'engine/run.js': 'test/engine/recorder.test.js, test/engine/scheduler.test.js, test/e2e/run-controls.test.js',
-  'transport/connection.js': 'every run under test/e2e/',
-  'transport/transport.js': 'every run under test/e2e/, test/e2e/tls.test.js',
-  'transport/tunnel.js': 'test/e2e/proxy.test.js, test/e2e/tinyproxy.test.js'
-}
-
-module.exports = { endToEnd, reworked }
+module.exports = { endToEnd }
