@@ -5,6 +5,7 @@
 // (its message) with ours (the detail).
 
 const t = require('tap')
+const { thrown: thrownBy } = require('../helpers/thrown')
 const fs = require('fs')
 const path = require('path')
 const { parseForm, readInput, readHar, readTls } = require('../../lib/cli/flag-files')
@@ -14,12 +15,8 @@ const HAR = { log: { entries: [{ request: { method: 'GET', url: 'http://127.0.0.
 
 // The error fn() throws, to compare its fields.
 function thrown (fn) {
-  try {
-    fn()
-  } catch (err) {
-    return { code: err.code, message: err.message, detail: err.detail }
-  }
-  return null
+  const err = thrownBy(fn)
+  return err === null ? null : { code: err.code, message: err.message, detail: err.detail }
 }
 
 // The file system's own words for a file that is not there, as Node says

@@ -7,6 +7,7 @@
 // flag), not taken from the check.
 
 const t = require('tap')
+const { thrown } = require('../helpers/thrown')
 const { OPTIONS } = require('../../lib/core/options')
 const { UPSTREAM } = require('../../lib/core/upstream-messages')
 const { checkRules } = require('../../lib/config/rules')
@@ -14,15 +15,6 @@ const { checkRules } = require('../../lib/config/rules')
 function named (option) {
   const short = [].concat(OPTIONS[option].alias || []).find((a) => a.length === 1)
   return short ? `${option} (-${short})` : option
-}
-
-function thrown (fn) {
-  try {
-    fn()
-  } catch (err) {
-    return err
-  }
-  return null
 }
 
 // For the rules that apply only to some values (`when`): values for which
