@@ -17,7 +17,8 @@
 // through the run's port (lib/engine/port.js).
 //
 // The framing is its protocol's: a small object made for it by the
-// protocol's module (lib/http1/client-h1.js, lib/http2/client-h2.js), as
+// protocol's module (lib/http1/client-h1.js, lib/http2/client-h2.js, each
+// exporting its name, create(client, setup) and encodingFor(target)), as
 // undici's client-h1 and client-h2 make one. A protocol has:
 //   inFlight     the requests written and not yet answered
 //   ready        whether requests may be written (HTTP/2: once the
@@ -46,8 +47,11 @@
 //   retire()     before its socket is given up for a new one
 //   refresh()    the requests or the listeners changed
 //   stop()
-// and it calls back respond(), overflowed(), requestFailed(), resend(),
-// fail(), pump(), checkIdle(), sendEach() and emitHeaders().
+// It calls back respond(), overflowed(), requestFailed(), resend(),
+// fail(), pump(), checkIdle(), sendEach() and emitHeaders(), and reads
+// wantBody, wantHeaders, maxBodySize, sentOnSocket, pendingRequest,
+// stopped and target (and, once, as it is made: connection and sequence).
+// test/client/client.test.js holds both protocols to these lists.
 //
 // Every request started ends once: a response, or an error. When the
 // socket dies, every request still in flight ends with it (one error
