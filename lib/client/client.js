@@ -65,15 +65,13 @@ const { HookError, ResponseParseError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
 const { sequenceFor } = require('./request-sequence')
 
-// Loaded on first use: a run of plain requests, with no hook and no
-// 'headers' listener, needs neither.
+// Loaded only for the runs that use them (a run of plain requests, with no
+// hook and no 'headers' listener, needs neither), and then as the client
+// is set up (refresh), before anything is sent: a module loaded at the
+// first send would delay it, and under a rate that delay is charged to
+// the server.
 let sendEachOf = null
-let headersObjectOf = null
-
-function headersObject (flat) {
-  if (headersObjectOf === null) headersObjectOf = require('./headers').headersObject
-  return headersObjectOf(flat)
-}
+let headersObject = null
 
 // The socket closed, unannounced, with requests in flight: they end in it.
 function hangUp () {
@@ -144,6 +142,8 @@ class Client extends EventEmitter {
     this.wantBody = this.sequence.hasOnResponse || !!this.verifyBody || this.expectBody !== undefined ||
       this.listenerCount('body') > 0
     this.wantHeaders = this.sequence.hasOnResponse || this.listenerCount('headers') > 0
+    if (this.wantHeaders && headersObject === null) headersObject = require('./headers').headersObject
+    if (this.sequence.staticBytes === null && sendEachOf === null) sendEachOf = require('./send-each').sendEach
     this.protocol.refresh()
   }
 
@@ -357,7 +357,6 @@ class Client extends EventEmitter {
   // n requests of the sequence one by one (hooks, ids, a shared order):
   // see send-each.js.
   sendEach (n, now, planned) {
-    if (sendEachOf === null) sendEachOf = require('./send-each').sendEach
     sendEachOf(this, n, now, planned)
   }
 

@@ -21,21 +21,24 @@ const SPY = path.join(__dirname, '..', 'helpers', 'first-use-spy.js')
 // `endSlackMs`: with workers, each thread ends on its own timer, a few ms
 // apart, and a thread that has ended compresses its result while another
 // may still send: the window stops that much before the last arrival.
-async function firstUsesDuring (t, args, { endSlackMs = 0 } = {}) {
+async function firstUsesDuring (t, args, { endSlackMs = 0, path: urlPath = '' } = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-first-use-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const log = path.join(dir, 'spy.jsonl')
   const server = await childServer(t, 'stall-server.js')
   const outputs = ['-j', '--out', path.join(dir, 'r.json'), '--html', path.join(dir, 'r.html'), '--hgrm', path.join(dir, 'r.hgrm')]
-  const res = await run([...args, ...outputs, server.url], {
+  const res = await run([...args, ...outputs, server.url + urlPath], {
     // Appended: tap's own NODE_OPTIONS collect coverage.
     extraEnv: { FIRST_USE_LOG: log, NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${SPY}` }
   })
   t.equal(res.code, 0, res.stderr)
   const { arrivals } = await server.ask({ report: true })
   const threads = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
-  const events = threads.flat()
-  const first = arrivals[0]
+  const all = threads.flat()
+  const events = all.filter((e) => e.what !== 'connect')
+  // From the first connection opened (the run has begun: a load then
+  // delays the first sends) or the first arrival, whichever came first.
+  const first = Math.min(arrivals[0], ...all.filter((e) => e.what === 'connect').map((e) => e.at))
   const last = arrivals[arrivals.length - 1] - endSlackMs
   return {
     threads: threads.length,
@@ -53,6 +56,11 @@ t.test('a rated run loads and compresses nothing while it sends, whatever output
   // The spy sees what it should: the outputs load and compress afterwards.
   t.ok(after.some((e) => e.what === 'deflateSync'), 'histograms are compressed once the run is over')
   t.ok(after.some((e) => e.what === 'load' && /cli-table3/.test(e.name)), 'the tables\' modules load for the tables')
+})
+
+t.test('requests made one by one (ids replaced in each) load nothing while they send either', async (t) => {
+  const { during } = await firstUsesDuring(t, ['-c', '10', '-R', '1000', '-d', '2', '-I'], { path: '/item/[<id>]' })
+  t.same(during, [], `first uses during the run: ${describe(during)}`)
 })
 
 t.test('with worker threads, none of them loads or compresses anything while they send', async (t) => {

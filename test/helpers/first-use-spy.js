@@ -3,7 +3,7 @@
 // Preloaded into a CLI process and its worker threads (NODE_OPTIONS
 // --require): records, with epoch-ms times, every module a thread loads
 // for the first time and every compression call (what encoding a
-// histogram costs), and appends them to FIRST_USE_LOG when the thread
+// histogram costs), and the moment it first connects, and appends them to FIRST_USE_LOG when the thread
 // exits, one JSON line per thread. A test holds them to the server's
 // arrivals: nothing loaded or compressed between the first request and
 // the last.
@@ -38,6 +38,16 @@ for (const name of ['deflateSync', 'inflateSync', 'gzipSync', 'gunzipSync']) {
     events.push({ what: name, at, ms: now() - at, threadId })
     return out
   }
+}
+
+// When the thread first opens a connection (its run has begun): what is
+// loaded from then on delays the first sends, before any reaches the
+// server.
+const net = require('net')
+const connect = net.Socket.prototype.connect
+net.Socket.prototype.connect = function () {
+  if (!events.some((e) => e.what === 'connect')) events.push({ what: 'connect', at: now(), ms: 0, threadId })
+  return connect.apply(this, arguments)
 }
 
 process.on('exit', () => {
