@@ -111,12 +111,6 @@ if (!bin) {
     // and the middle one 20 ms, plus the service time.
     t.ok(r.latency.min >= 15 - 0.1, `no response sooner than the toxic allows (min ${r.latency.min} ms)`)
     t.ok(r.latencyUncorrected.min >= 15 - 0.1, `uncorrected: none sooner either (min ${r.latencyUncorrected.min} ms)`)
-    const g = r.generator.loopDelay
-    if (r.latency.p50 > 30 && g.p99 > 5) {
-      return t.skip(`the machine starved the generator: its loop ran ${g.p99} ms late at p99 (latency p50 ${r.latency.p50} ms)`)
-    }
-    t.ok(r.latency.p50 >= 19 && r.latency.p50 <= 30, `p50 ${r.latency.p50} ms: 20 ms of toxic plus the service time`)
-    t.ok(r.latencyUncorrected.p50 >= 19 && r.latencyUncorrected.p50 <= 30, `uncorrected p50 ${r.latencyUncorrected.p50} ms`)
     // The rate is the plan's, not slowed by the latency: 100/s for 2 s all
     // sent, and answered but for those in flight at the end (one per
     // connection at most).
@@ -125,6 +119,12 @@ if (!bin) {
     t.ok(r.requests.sent >= r.rate.planned - 1 && r.requests.sent <= r.rate.planned + 1, `sent on plan (${r.requests.sent} of ${r.rate.planned})`)
     t.ok(r.requests.total >= 200 - 1 - 10, `answered but for those in flight (${r.requests.total})`)
     t.ok(r.rate.achieved <= 101, `achieved ${r.rate.achieved}/s of 100`)
+    const g = r.generator.loopDelay
+    if (r.latency.p50 > 30 && g.p99 > 5) {
+      return t.skip(`the machine starved the generator: its loop ran ${g.p99} ms late at p99 (latency p50 ${r.latency.p50} ms)`)
+    }
+    t.ok(r.latency.p50 >= 19 && r.latency.p50 <= 30, `p50 ${r.latency.p50} ms: 20 ms of toxic plus the service time`)
+    t.ok(r.latencyUncorrected.p50 >= 19 && r.latencyUncorrected.p50 <= 30, `uncorrected p50 ${r.latencyUncorrected.p50} ms`)
   })
 
   t.test('bandwidth 50 KB/s, 10 KB bodies: ends on time, every byte that arrived counted (CLI)', async (t) => {
@@ -216,10 +216,14 @@ if (!bin) {
     // a sweep every 100 ms (a tenth of it), plus a busy machine's delay.
     const first = Math.min(...at)
     t.ok(first >= added.from + timeout * 1000 - 100, `the first timeout not early (${first} ms, toxic from ${added.from} ms)`)
-    t.ok(first <= added.to + timeout * 1000 + 100 + 500, `nor late (${first} ms, toxic by ${added.to} ms)`)
     t.equal(r.requests.inFlight, connections, 'the stalled requests of the last round are in flight at the end')
     t.ok(r.series.requests.length >= 3 && r.series.requests.slice(1).every((n) => n === 0), `no response after the first second (${r.series.requests.join('/')})`)
     t.ok(r.series.requests[0] > 0, 'answered before the toxic')
+    const loop = r.generator.loopDelay
+    if (first > added.to + timeout * 1000 + 300 && loop && loop.max > 150) {
+      return t.skip(`the machine starved the generator: its loop ran ${loop.max} ms late (first timeout at ${first} ms, toxic by ${added.to} ms)`)
+    }
+    t.ok(first <= added.to + timeout * 1000 + 100 + 200, `nor late (${first} ms, toxic by ${added.to} ms)`)
   })
 
   t.test('reset_peer for 1 s mid-run: errors by cause, only idempotent unanswered requests resent', async (t) => {
