@@ -197,6 +197,9 @@ function fromMessage (msg) {
 function causeOf (err, connected) {
   const code = err && err.code
   if (code in COUNTED && COUNTED[code][0] !== null) return COUNTED[code][0]
+  // A response cut short by the close is the connection's failure, not
+  // the server's bytes failing to parse: a read error, as wrk counts it.
+  if (code === 'HPE_INCOMPLETE') return 'read'
   if (typeof code === 'string' && code.startsWith('HPE_')) return 'parse'
   const syscall = err && err.syscall
   if (syscall === 'write' || syscall === 'writev' || code === 'EPIPE') return 'write'
