@@ -274,7 +274,11 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
   }
   // Before the workers' rules: a shard's workers divide its part.
-  if (config.shard) config = require('./split').shardPart(config, config.shard)
+  if (config.shard) {
+    const { runOf } = require('./shard')
+    config.shard = Object.freeze({ ...config.shard, run: runOf(config) })
+    config = require('./split').shardPart(config, config.shard)
+  }
   if (config.amount && config.connections > config.amount) {
     fail('connections', config.connections, `is more than amount (${config.amount}): each connection makes at least one request`, SAID.connectionsOverAmount)
   }

@@ -310,8 +310,18 @@ t.test('too many shards, bad shards', async (t) => {
   for (const bad of [{ index: 4, count: 4 }, { index: -1, count: 4 }, { index: 0, count: 0 }, { index: 1.5, count: 4 }, '1/0', 'auto/4', 'x', 3]) {
     t.throws(() => buildConfig({ url, shard: bad }), { code: 'AC_INVALID_OPTION', option: 'shard', message: /0-based/ }, JSON.stringify(bad))
   }
-  t.same(buildConfig({ url, shard: '2/4' }).shard, { index: 2, count: 4 }, '"I/N" in the library too')
-  t.same(buildConfig({ url, shard: { index: '1', count: '4' } }).shard, { index: 1, count: 4 })
+  t.match(buildConfig({ url, shard: '2/4' }).shard, { index: 2, count: 4 }, '"I/N" in the library too')
+  t.match(buildConfig({ url, shard: { index: '1', count: '4' } }).shard, { index: 1, count: 4 })
+})
+
+t.test('a shard records the whole run\'s load, for merge to hold the shards to', async (t) => {
+  const config = buildConfig({ url, connections: 10, amount: 100, maxOverallRequests: 50, overallRate: 300, shard: '1/3' })
+  t.same([config.connections, config.amount, config.overallRate], [3, 33, 100], 'the shard sends its part')
+  t.same(config.shard.run, { connections: 10, amount: 100, maxOverallRequests: 50, overallRate: 300, connectionRate: 0, duration: 10, stages: null, connectionStages: null }, 'and records the whole')
+  const staged = buildConfig({ url, stages: '2s:100,3s:0', shard: '0/2' }).shard.run
+  t.same([staged.duration, staged.stages], [5, [{ duration: 2, rate: 100 }, { duration: 3, rate: 0 }]], 'stages at the whole run\'s rates')
+  const ramp = buildConfig({ url, connectionStages: '1s:4,1s:8', connectionRate: 0, shard: '0/2' }).shard.run
+  t.same([ramp.connections, ramp.connectionStages], [8, [{ duration: 1, connections: 4 }, { duration: 1, connections: 8 }]])
 })
 
 t.test('a shard\'s message, word for word', async (t) => {
