@@ -552,6 +552,7 @@ declare namespace autocannon {
     | 'AC_NOT_WITH_WORKERS'
     | 'AC_CANNOT_MERGE'
     | 'AC_DIFFERENT_RUNS'
+    | 'AC_HOST_NOT_FOUND'
     | 'AC_NO_RESPONSE'
     | 'AC_COMMAND_FAILED'
     | 'AC_H2_NOT_OFFERED'
