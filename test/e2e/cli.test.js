@@ -441,11 +441,11 @@ t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
     [['-d', 'soon', url], 'Error: duration entered was in an invalid format (-d/--duration: "soon" is not a number of seconds or a timestring such as 10s or 2m)'],
     [['-i', missing, url], `Error: ENOENT: no such file or directory, open '${missing}' (-i/--input ${missing} cannot be read)`],
     [['--har', missing, url], `Error: Failed to load HAR file content: ENOENT: no such file or directory, open '${missing}' (--har ${missing})`],
-    [['--cert', missing, '--key', missing, url], `Error: Failed to load cert file: ENOENT: no such file or directory, open '${missing}' (--cert ${missing})`],
-    [['--cert', badHar, '--key', missing, url], `Error: Failed to load key file: ENOENT: no such file or directory, open '${missing}' (--key ${missing})`],
-    // Half a client certificate's pair, before a file is read.
-    [['--cert', missing, url], `Error: Invalid value for --cert: "${missing}" is a client certificate, which is sent with its private key: give --key with it`],
-    [['--key', missing, url], `Error: Invalid value for --key: "${missing}" is the private key of a client certificate: give --cert with it`],
+    [['--cert', missing, url], `Error: Failed to load cert file: ENOENT: no such file or directory, open '${missing}' (--cert ${missing})`],
+    [['--key', missing, url], `Error: Failed to load key file: ENOENT: no such file or directory, open '${missing}' (--key ${missing})`],
+    // Half a client certificate's pair, before the file is checked.
+    [['--cert', badHar, url], `Error: Invalid value for --cert: "${badHar}" is a client certificate, which is sent with its private key: give --key with it`],
+    [['--key', badHar, url], `Error: Invalid value for --key: "${badHar}" is the private key of a client certificate: give --cert with it`],
     // Found before the run (not at the first request), naming the flag.
     [['-H', 'x-a=b\r\nx-b: c', url], 'Error: Invalid value for -H/--headers: "x-a" header value must not contain CR, LF or other control characters'],
     [['-H', 'bad name: v', url], /^Error: Invalid value for -H\/--headers: "bad name" is not a valid header name/],

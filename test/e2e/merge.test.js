@@ -299,7 +299,10 @@ t.test('a shard that started late: its missing seconds are in the series, and Re
   // The time no shard sent, from the shards' own start and finish, and
   // the server's count of it.
   const idle = late.start.getTime() - early.finish.getTime()
-  t.equal(arrivals.filter((a) => a > early.finish.getTime() && a < late.start.getTime()).length, 0, `the server saw nothing in the ${idle} ms between the shards`)
+  // (A request written as the first shard stopped may reach the server a
+  // few ms after: 100 ms either side are left out.)
+  const quiet = arrivals.filter((a) => a > early.finish.getTime() + 100 && a < late.start.getTime() - 100).length
+  t.equal(quiet, 0, `the server saw nothing in the ${idle} ms between the shards`)
   t.ok(gap.length >= Math.floor(idle / 1000) && gap.length <= Math.ceil(idle / 1000) + 1,
     `those seconds are in the series, as zeros: ${JSON.stringify(requests)} (${gap.length} empty for ${idle} ms idle)`)
   t.ok(gap.every((i) => i > 0 && i < requests.length - 1), 'between the shards\' seconds')
