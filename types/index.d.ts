@@ -551,6 +551,8 @@ declare namespace autocannon {
     | 'AC_NOT_A_RESULT'
     | 'AC_NOT_WITH_WORKERS'
     | 'AC_CANNOT_MERGE'
+    | 'AC_DIFFERENT_RUNS'
+    | 'AC_HOST_NOT_FOUND'
     | 'AC_NO_RESPONSE'
     | 'AC_COMMAND_FAILED'
     | 'AC_H2_NOT_OFFERED'
@@ -609,6 +611,8 @@ declare namespace autocannon {
     | 'AC_SHARD_MISSING'
     | 'AC_SHARD_DUPLICATE'
     | 'AC_SHARD_MISMATCH'
+    | 'AC_SHARD_EMPTY'
+    | 'AC_SHARD_GAP'
     | 'AC_GENERATOR_DISTORTED'
     | 'AC_KUBE_LOCAL_FILES'
 
@@ -668,8 +672,8 @@ declare namespace autocannon {
     socketPath?: string
     connections: number
     pipelining: number
-    /** 'h2' when the run spoke HTTP/2 (`http2`); absent over HTTP/1.1. */
-    protocol?: 'h2'
+    /** 'h2' when the run spoke HTTP/2 (`http2`); absent over HTTP/1.1; 'mixed' in a forced merge of both. */
+    protocol?: 'h2' | 'mixed'
     /** The `workers` option, when the run used workers. */
     workers?: number
     /** Milliseconds between two samples. */
@@ -760,8 +764,12 @@ declare namespace autocannon {
     thresholds?: ThresholdResult[]
     /** With the `connectionStages` option: the ramp the run followed. */
     connectionStages?: Array<{ duration: number, connections: number }>
-    /** With the `shard` option: which part of the run this is (0-based). */
-    shard?: { index: number, count: number }
+    /**
+     * With the `shard` option: which part of the run this is (0-based),
+     * and the whole run's options that divide the load, which `merge`
+     * holds every shard to.
+     */
+    shard?: { index: number, count: number, run?: ShardRun }
     /** CLI: the run was cut short by this signal (printed and written all the same). In a merge: how many results were, which shards, by which signals. */
     partial?: { signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP' } | { results: number, shards: number[], signals: string[] }
     /** With `abortOnFail`: the threshold that stopped the run. */
@@ -783,8 +791,24 @@ declare namespace autocannon {
       duplicates: number[]
       /** The latest start minus the earliest, as each machine's clock read it. */
       startSkewMs: number
-      warnings: Array<{ code: Extract<WarningCode, 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH' | 'AC_SHARD_PARTIAL'>, message: string }>
+      /** What the results disagreed on (merged only with `force`): each option, with each value and the results that had it. */
+      differences: Array<{ option: string, flag: string, values: Array<{ value: unknown, results: string[] }> }>
+      warnings: Array<{ code: Extract<WarningCode, 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH' | 'AC_SHARD_PARTIAL' | 'AC_SHARD_EMPTY' | 'AC_SHARD_GAP'>, message: string }>
     }
+  }
+
+  /** A shard's record of the whole run it is part of (before its part was taken). */
+  export interface ShardRun {
+    connections: number
+    /** 0: not set. */
+    amount: number
+    maxOverallRequests: number
+    overallRate: number
+    connectionRate: number
+    /** Seconds (the stages' sum when staged). */
+    duration: number
+    stages: Array<{ duration: number, rate: number }> | null
+    connectionStages: Array<{ duration: number, connections: number }> | null
   }
 
   /**
@@ -1160,6 +1184,13 @@ declare namespace autocannon {
     expect?: number
     /** Expressions held to the merged result, as the `thresholds` option. */
     thresholds?: string[]
+    /**
+     * Merge results that are not of one run (different targets, protocol,
+     * shard count, start time, or options that divide the load), with an
+     * `AC_SHARD_MISMATCH` warning for each difference; without it they are
+     * refused with `AC_DIFFERENT_RUNS`. @default false
+     */
+    force?: boolean
   }
 
   /**

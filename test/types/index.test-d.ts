@@ -282,6 +282,10 @@ const mergedResult = autocannon.mergeResults([result, result], { expect: 2, thre
 expectType<number[]>(mergedResult.merge.missing)
 expectType<number>(mergedResult.requests.total)
 expectError(autocannon.mergeResults(result))
+const forced = autocannon.mergeResults([result, result], { force: true })
+expectType<string[]>(forced.merge.differences.map((d) => d.flag))
+expectType<'h2' | 'mixed' | undefined>(forced.protocol)
+if (result.shard && result.shard.run) expectType<number>(result.shard.run.connections)
 
 // compare: two results in, verdicts out.
 {
