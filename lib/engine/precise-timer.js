@@ -59,7 +59,6 @@ class PreciseTimer {
     this.helped = false
     this.fire = () => this.fired()
     this.worker = new Worker(HELPER, { eval: true, workerData: shared, stdout: true, stderr: true })
-    this.worker.unref()
     this.worker.on('message', (gen) => {
       if (gen === -1) {
         this.helped = true
@@ -74,13 +73,31 @@ class PreciseTimer {
       this.helped = false
       if (this.at !== Infinity) this.setFallback()
     })
+    // The helper holds the process open only while armed, as a timer
+    // does (unref'd after the listeners: a 'message' listener refs it).
+    this.worker.unref()
+    this.reffed = false
   }
 
   arm (at) {
     this.at = at
     this.due[0] = at
     this.bump()
+    if (!this.reffed) {
+      this.reffed = true
+      this.worker.ref()
+    }
     if (!this.helped) this.setFallback()
+  }
+
+  disarmed () {
+    this.at = Infinity
+    this.due[0] = Infinity
+    this.clearFallback()
+    if (this.reffed) {
+      this.reffed = false
+      this.worker.unref()
+    }
   }
 
   setFallback () {
@@ -104,18 +121,14 @@ class PreciseTimer {
     // Disarmed without waking the helper: having fired, it sleeps until
     // the next arm (and should the fallback have fired first, the helper's
     // late message finds nothing armed).
-    this.at = Infinity
-    this.due[0] = Infinity
-    this.clearFallback()
+    this.disarmed()
     this.onFire()
   }
 
   cancel () {
     if (this.at === Infinity) return
-    this.at = Infinity
-    this.due[0] = Infinity
+    this.disarmed()
     this.bump()
-    this.clearFallback()
   }
 
   bump () {
