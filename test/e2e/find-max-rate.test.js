@@ -11,6 +11,7 @@ const path = require('path')
 const { fork } = require('child_process')
 const autocannon = require('../..')
 const { run } = require('../helpers/cli')
+const { watchOwnThread, starvedReason, describe } = require('../helpers/own-thread')
 
 function capacityServer (t, mode, value) {
   return new Promise((resolve, reject) => {
@@ -38,31 +39,29 @@ t.test('finds the capacity of a queue served at 1000 req/s, under p99 < 250 ms',
   const search = autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 250ms'], stepDuration: 2 })
   const steps = []
   search.on('step', (step) => steps.push(step))
+  const own = watchOwnThread(search)
   const out = await search
   const [s] = out.searches
   t.comment(s.sentence)
+  t.comment(`steps as this test saw its own thread: ${describe(own)}`)
   t.equal(s.connections, 20)
   t.equal(s.steps.length, steps.length, 'a step event for every step')
+  t.ok(steps.length >= 4 && steps.length <= 25, `${steps.length} steps`)
   for (const step of steps) {
     t.type(step.result.histograms.latency, 'string', `step ${step.target}: its histograms are kept`)
     t.ok(step.result.rate.target === step.target, 'each step\'s result is its own window')
   }
-  if (s.status === 'generator-bound') {
-    // A machine loaded by other test files can stall our own event loop:
-    // the honest answer is then that the generator was the limit, and the
-    // rate it reports must still be one the server sustained.
-    t.comment(`generator-bound on a loaded machine; the search's precision is not judged this time: ${s.sentence}`)
-    t.ok(s.best === null || s.best.rate <= C * 1.02, 'never above what the server can do')
-    t.match(s.sentence, /^Generator-bound at [\d,]+ req\/s: use more workers \(-w\)/)
-    return
-  }
+  // A machine loaded by other test files can starve our own event loop;
+  // the search then rightly says the generator was the limit. Believed
+  // only when this test's own measurements show it.
+  const starved = s.status === 'generator-bound' && starvedReason(own)
+  if (starved) return t.skip(`the machine starved the generator (${starved}): ${s.sentence}`)
   t.equal(s.status, 'found', s.sentence)
   // 5% on a quiet machine; on a loaded one the queue's own timers fall
   // behind and its real capacity is a little lower.
   t.ok(within(s.best.rate, C, 0.08), `best ${s.best.rate} req/s within 8% of ${C}`)
   t.ok(s.best.rate <= C * 1.02, 'never above what the server can do')
   t.ok(s.failed && s.failed.rate > s.best.rate, `the lowest failing rate ${s.failed && s.failed.rate} is above it`)
-  t.ok(steps.length >= 4 && steps.length <= 25, `${steps.length} steps`)
   t.ok(steps.some((x) => x.kind === 'confirm'), 'the answer was confirmed')
   t.match(s.sentence, /^Sustains [\d,]+ req\/s at 20 connections with p99 < 250 ms/)
 })
@@ -76,7 +75,10 @@ t.test('finds the rate above which a server answers 503', async (t) => {
   t.equal(s.status, 'found', s.sentence)
   t.ok(within(s.best.rate, R, 0.05), `best ${s.best.rate} req/s within 5% of ${R}`)
   // A step stopped early is one whose failure was settled, and says so.
-  for (const step of s.steps.filter((x) => x.settled)) {
+  // Steps well above R answer 503 to a share that settles in moments.
+  const settled = s.steps.filter((x) => x.settled)
+  t.ok(settled.length > 0, `${settled.length} steps settled early`)
+  for (const step of settled) {
     t.equal(step.verdict, 'fail', `${step.target} req/s, settled at ${step.settled.at} s`)
     const m = /^stopped at ([\d.]+) of (\d+) s: \d+ non2xx, [\d.]+% or more of the most it can end \([\d,]+\): non2xx < 1% can no longer hold$/.exec(step.reasons[0])
     t.ok(m, step.reasons[0])
@@ -87,17 +89,24 @@ t.test('finds the rate above which a server answers 503', async (t) => {
 t.test('Poisson arrivals: one seed for every step, named in the sentence', async (t) => {
   const C = 1000
   const url = await capacityServer(t, 'queue', C)
-  const out = await autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 250ms'], stepDuration: 2, arrivals: 'poisson' })
+  const search = autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 250ms'], stepDuration: 2, arrivals: 'poisson' })
+  const own = watchOwnThread(search)
+  const out = await search
   const [s] = out.searches
   t.comment(s.sentence)
   t.equal(out.arrivals, 'poisson')
   t.ok(Number.isInteger(out.seed), `a seed was chosen (${out.seed})`)
+  t.ok(s.steps.length >= 4, `${s.steps.length} steps`)
   for (const step of s.steps) {
     t.same([step.result.rate.arrivals, step.result.rate.seed], ['poisson', out.seed], `step ${step.target}: Poisson, the search's seed`)
   }
-  if (s.status === 'generator-bound') return t.comment(`generator-bound on a loaded machine: ${s.sentence}`)
+  const starved = s.status === 'generator-bound' && starvedReason(own)
+  if (starved) return t.skip(`the machine starved the generator (${starved}): ${s.sentence}`)
+  t.equal(s.status, 'found', `${s.sentence} (steps as this test saw its own thread: ${describe(own)})`)
   t.match(s.sentence, /^Sustains [\d,]+ req\/s of Poisson arrivals at 20 connections with p99 < 250 ms/)
-  t.ok(s.best.rate <= C * 1.02, `best ${s.best.rate} req/s: never above what the server can do`)
+  // A Poisson plan's bursts queue sooner than even spacing does: within
+  // 10% below the capacity, never above it.
+  t.ok(s.best.rate <= C * 1.02 && s.best.rate >= C * 0.9, `best ${s.best.rate} req/s: within 10% below ${C}`)
 })
 
 // Workers answer a cut by message; stopped, they answer no more. A search
