@@ -443,7 +443,7 @@ t.test('search: a pN within chance of its bound is measured again, then said to 
   t.match(out.uncertain, { metric: 'p99', limit: 50, step: true, samples: 4800 })
   t.equal(out.sentence, 'Misses its SLOs even at the low rate, 600 req/s at 20 connections (p99 2 ms, within chance of its bound): ' +
     'no sustainable rate at this connection count. Uncertain: p99 sits on a step of the latency distribution: 1% of responses take ~80 ms, ' +
-    'the rest 2 ms or less, so whether p99 < 50 ms holds is chance (p99 2–80 ms at 99% confidence over 4,800 requests).')
+    'the rest 2 ms or less, so whether p99 < 50 ms holds is chance (p99 2–80 ms at 99.9% confidence over 4,800 requests).')
 
   // Measured again and clear of the bound, the step is judged as any other.
   const clear = createSearch({ ceiling: 6000, slos: ['p99<50ms'], stepDuration: 2 })
