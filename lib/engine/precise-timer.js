@@ -6,10 +6,19 @@
 // than a millisecond apart would leave together on the same wake-up: at
 // -R 500 of Poisson arrivals, the gaps a server sees are then far from
 // exponential. Spinning until the due time would cost a core at such rates.
-// Instead a helper thread sleeps on a futex until the due time
+// Instead a helper thread sleeps on a futex until just before the due time
 // (Atomics.wait takes fractional milliseconds) and posts a message, which
-// wakes this thread's event loop at once. Its cost is one message per
-// wake-up; between wake-ups both threads sleep.
+// wakes this thread's event loop at once. Between wake-ups both threads
+// sleep.
+//
+// A wake-up takes time itself (the futex's timer slack, the message: about
+// 0.05–0.1 ms). Were the helper to wake at the due time, every send would
+// leave that much late, and sends planned closer together than that would
+// leave together. So the helper wakes earlier by the wake-up's own recent
+// lateness (`lead`, their running median), and the little that is left, at
+// most SPIN_MS, is waited out here by spinning on the clock; a time that
+// close when armed is waited for the same way, after the current turn of
+// the event loop (setImmediate) rather than through the helper.
 //
 // arm(at): fire once at performance.now() ms `at` (re-arming replaces the
 // time); cancel(); close(). onFire runs on this thread, never before `at`.
@@ -47,6 +56,13 @@ for (;;) {
 }
 `
 
+// The most this thread spins for a due time (ms), and the bounds of the
+// helper's lead.
+const SPIN_MS = 0.25
+const MAX_LEAD_MS = 0.2
+const FIRST_LEAD_MS = 0.05
+const LEAD_STEP_MS = 0.002
+
 class PreciseTimer {
   constructor (onFire) {
     this.onFire = onFire
@@ -57,14 +73,27 @@ class PreciseTimer {
     this.at = Infinity
     this.fallback = null
     this.helped = false
+    this.lead = FIRST_LEAD_MS
+    // When the helper was asked to wake, and whether a setImmediate waits.
+    this.wakeAt = Infinity
+    this.immediate = null
     this.fire = () => this.fired()
+    this.near = () => {
+      this.immediate = null
+      this.arrived()
+    }
     this.worker = new Worker(HELPER, { eval: true, workerData: shared, stdout: true, stderr: true })
     this.worker.on('message', (gen) => {
       if (gen === -1) {
         this.helped = true
         this.clearFallback()
-      } else if (gen === Atomics.load(this.ctl, 0)) {
-        this.fired()
+      } else if (gen === Atomics.load(this.ctl, 0) && this.at !== Infinity) {
+        // The lead follows the median lateness of the wake-ups (a step
+        // towards each): a busy turn of the loop that delays one message
+        // moves it by a step, not by its whole delay.
+        const late = performance.now() - this.wakeAt
+        this.lead = Math.min(MAX_LEAD_MS, Math.max(0, this.lead + (late > this.lead ? LEAD_STEP_MS : -LEAD_STEP_MS)))
+        this.arrived()
       }
     })
     // Without its helper the timer still fires, on the fallback alone.
@@ -81,19 +110,49 @@ class PreciseTimer {
 
   arm (at) {
     this.at = at
+    if (!this.helped) {
+      this.setFallback()
+      this.wake(at)
+      return
+    }
+    if (at - this.lead - performance.now() <= 0) {
+      // Too close for the helper: after this turn of the loop.
+      if (this.wakeAt !== Infinity) this.wake(Infinity)
+      if (this.immediate === null) this.immediate = setImmediate(this.near)
+      return
+    }
+    this.wake(at - this.lead)
+  }
+
+  // The helper's wake-up time (Infinity: none), and the process held open
+  // while one is due.
+  wake (at) {
+    this.wakeAt = at
     this.due[0] = at
     this.bump()
     if (!this.reffed) {
       this.reffed = true
       this.worker.ref()
     }
-    if (!this.helped) this.setFallback()
+  }
+
+  // The helper woke, or an immediate ran: fire, after spinning out what
+  // is left, or wait on when too much is.
+  arrived () {
+    const at = this.at
+    if (at === Infinity) return
+    if (at - performance.now() > SPIN_MS) return this.arm(at)
+    while (performance.now() < at) { /* at most SPIN_MS */ }
+    this.fired()
   }
 
   disarmed () {
     this.at = Infinity
+    this.wakeAt = Infinity
     this.due[0] = Infinity
     this.clearFallback()
+    if (this.immediate !== null) clearImmediate(this.immediate)
+    this.immediate = null
     if (this.reffed) {
       this.reffed = false
       this.worker.unref()

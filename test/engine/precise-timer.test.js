@@ -81,6 +81,30 @@ t.test('armed before the helper runs: the fallback fires, on time or after', asy
   t.ok(times[0] >= at, 'not before its time')
 })
 
+t.test('a fallback that wakes early waits on; a helper that dies leaves the fallback to fire', async (t) => {
+  const times = []
+  const timer = new PreciseTimer(() => times.push(performance.now()))
+  t.teardown(() => timer.close())
+  await helped(timer)
+  const at = performance.now() + 15
+  timer.arm(at)
+  // As Node's timers may: a wake-up before the due time.
+  timer.fired()
+  t.equal(times.length, 0, 'not before its time')
+  await new Promise((resolve) => setTimeout(resolve, 40))
+  t.equal(times.length, 1, 'then once')
+  t.ok(times[0] >= at)
+
+  const later = performance.now() + 30
+  timer.arm(later)
+  timer.worker.ref()
+  await timer.worker.terminate()
+  t.equal(timer.helped, false, 'the helper is gone')
+  await new Promise((resolve) => setTimeout(resolve, 60))
+  t.equal(times.length, 2, 'the fallback fired in its place')
+  t.ok(times[1] >= later)
+})
+
 // The arrival times a raw server records (its own process), sorted: the
 // gaps between them, and the stray of each from its seeded plan.
 async function serverArrivals (t, rate, seconds) {
@@ -88,18 +112,18 @@ async function serverArrivals (t, rate, seconds) {
   const res = await run(['-c', '10', '-R', String(rate), '-d', String(seconds), '--arrivals', 'poisson', '--seed', '42', '-j', server.url])
   t.equal(res.code, 0, res.stderr)
   const result = JSON.parse(res.stdout)
-  const { arrivals } = await server.ask({ report: true })
+  const { arrivals, loopDelayMax } = await server.ask({ report: true })
   const sorted = [...arrivals].sort((a, b) => a - b)
   const gaps = []
   for (let i = 1; i < sorted.length; i++) gaps.push(sorted[i] - sorted[i - 1])
-  return { result, gaps }
+  return { result, gaps, serverLoopMax: loopDelayMax }
 }
 
 // The 1% level the issue holds the gaps to; n >= 1,500 at each rate.
 const ALPHA = 0.01
-for (const [rate, seconds] of [[500, 3.2], [1000, 1.7]]) {
+for (const [rate, seconds] of [[500, 3.5], [1000, 1.8]]) {
   t.test(`-R ${rate} of Poisson arrivals: the gaps a server sees pass a KS test against the exponential (1%)`, async (t) => {
-    const { result, gaps } = await serverArrivals(t, rate, seconds)
+    const { result, gaps, serverLoopMax } = await serverArrivals(t, rate, seconds)
     t.ok(gaps.length >= 1500, `${gaps.length} gaps`)
     // The seeded plan's own gaps, for reference (a fixed seed: fixed D).
     const plan = new PoissonArrivals(streamSeed(42, 0, 0, 0))
@@ -110,10 +134,12 @@ for (const [rate, seconds] of [[500, 3.2], [1000, 1.7]]) {
     const d = ksExponential(gaps, mean)
     const critical = ksCritical(gaps.length, ALPHA)
     const loopP99 = result.generator.loopDelay.p99
-    const text = `KS D ${d.toFixed(4)} against ${critical.toFixed(4)} over ${gaps.length} gaps (the plan's own: ${ksExponential(planGaps, mean).toFixed(4)}); loop delay p99 ${loopP99} ms`
-    // The event loop held up over a millisecond for 1% of the run: sends
-    // then bunch whatever releases them.
-    if (d >= critical && loopP99 > 1) return t.skip(`the machine held the generator's loop up (p99 ${loopP99} ms): ${text}`)
+    const text = `KS D ${d.toFixed(4)} against ${critical.toFixed(4)} over ${gaps.length} gaps (the plan's own: ${ksExponential(planGaps, mean).toFixed(4)}); ` +
+      `loop delay p99 ${loopP99} ms, the server's loop held up ${serverLoopMax.toFixed(1)} ms at most`
+    // Our loop held up over a millisecond for 1% of the run: sends then
+    // bunch whatever releases them (the server's own pauses are shown, not
+    // excused: its monitor's 10 ms grain sees a few ms on a calm machine).
+    if (d >= critical && loopP99 > 1) return t.skip(`the machine held the generator's loop up: ${text}`)
     t.ok(d < critical, text)
   })
 }
