@@ -14,6 +14,7 @@
 //   npm run bench -- --only c100 --baseline DIR   beside another checkout (the cost of a change)
 //   npm run bench -- --only search      --findMaxRate against servers of known capacity (bench/search.js)
 //   npm run bench -- --only stalls --baseline DIR   own pauses at a fixed rate, fresh CLI runs (bench/stalls.js)
+//   npm run bench -- --only arrivals    Poisson gaps at the server (KS) at -R 500/1000, CPU at -R 1000 (bench/arrivals.js)
 //   npm run bench -- --only h2          --http2 beside h2load and a node:http2 client loop, against nginx h2c
 //   npm run bench -- --only tls         HTTPS (TLS 1.3): HTTP/1.1 and HTTP/2 beside wrk, h2load and a node:tls floor,
 //                                        and a new connection per request (the handshake's cost)
@@ -28,9 +29,10 @@ const { tools } = require('./tools')
 const { soakScenario, renderSoak } = require('./soak')
 const { searchScenario, renderSearch } = require('./search')
 const { stallsScenario, renderStalls } = require('./stalls')
+const { arrivalsScenario, renderArrivals } = require('./arrivals')
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] [--baseline DIR] | --render FILE'
-const SCENARIOS = ['c100', 'p10', 'h2', 'tls', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls']
+const SCENARIOS = ['c100', 'p10', 'h2', 'tls', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls', 'arrivals']
 
 function parseOptions (argv) {
   const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null, baseline: null }
@@ -319,6 +321,8 @@ function render (report) {
       lines.push(...renderSearch(s))
     } else if (s.name === 'stalls') {
       lines.push(...renderStalls(s))
+    } else if (s.name === 'arrivals') {
+      lines.push(...renderArrivals(s))
     } else if (s.name === 'shapes') {
       const table = new Table({ head: ['shape', 'CPU µs/req'], style: { head: [], border: [] } })
       for (const [name, us] of Object.entries(s.cpuUs)) table.push([name, fmt(us, 3)])
@@ -394,6 +398,7 @@ async function main () {
       else if (name === 'soak') report.scenarios.push(await soakScenario(fast, ctx))
       else if (name === 'search') report.scenarios.push(await searchScenario(ctx))
       else if (name === 'stalls') report.scenarios.push(await stallsScenario(ctx))
+      else if (name === 'arrivals') report.scenarios.push(await arrivalsScenario(ctx))
     }
   } finally {
     await stopAll()

@@ -1101,6 +1101,33 @@ declare namespace autocannon {
     probeDuration?: number
   }
 
+  /**
+   * A pN whose confidence interval (order statistics, from the step's own
+   * sample) held values on both sides of its bound: its verdict was chance.
+   */
+  export interface SearchUncertainty {
+    /** The SLO, as given: `'p99<50ms'`. */
+    expression: string
+    metric: string
+    /** The bound, ms. */
+    limit: number
+    /** pN's interval, ms; `high` null when no sample bounds it from above. */
+    low: number
+    high: number | null
+    /** 0.99 */
+    confidence: number
+    samples: number
+    /** The share of responses beyond the bound, 0 to 1. */
+    aboveShare: number
+    /** Median of the responses beyond the bound, and the slowest below it, ms. */
+    slowMs: number | null
+    restMs: number | null
+    /** The interval spans a step of the latency distribution (a slow few, a fast rest): no step length settles it. */
+    step: boolean
+    /** "p99 sits on a step of the latency distribution: 1% of responses take ~80 ms, …" */
+    text: string
+  }
+
   /** One measured step of a search. */
   export interface SearchStep {
     connections: number
@@ -1112,6 +1139,10 @@ declare namespace autocannon {
     values: { target: number, achieved: number, p50: number, p99: number, p999: number, errors: number, errorRatio: number, [key: string]: number }
     /** Set when the step was stopped because its failure was already settled: seconds into the window, and why. */
     settled?: { at: number, reason: string }
+    /** Each check of the step; an upper pN bound's carries pN's interval (ms, at `confidence`). */
+    checks: Array<{ name: string, kind: string, ok: boolean | null, value: number, limit?: number, measured: string, reason: string, interval?: { low: number, high: number | null, confidence: number }, uncertain?: SearchUncertainty }>
+    /** Set when a pN was within chance of its bound (the step is then run again, longer). */
+    uncertain: SearchUncertainty | null
     /** The step's own window, with its histograms and the generator's load. */
     result: Result
   }
@@ -1125,6 +1156,8 @@ declare namespace autocannon {
     best: { rate: number, confirmed: boolean, summary: Record<string, unknown> } | null
     failed: { rate: number, reason: string, summary: Record<string, unknown> } | null
     bracket: [number | null, number | null]
+    /** The lowest failure was chance (a pN within chance of its bound over the longest step allowed); the sentence says so. */
+    uncertain: SearchUncertainty | null
     /** The answer in words: "Sustains 18,500 req/s at 100 connections with p99 < 200 ms …". */
     sentence: string
     wallSeconds: number
