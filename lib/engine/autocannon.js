@@ -83,6 +83,10 @@ function autocannon (opts, cb) {
     const startAt = round === 0 ? config.startAt : undefined
     let settle
     const outcome = new Promise((resolve, reject) => { settle = { resolve, reject } })
+    // Stopped before it began, a round ends with no 'start' after its
+    // 'done' (the CLI's header would follow the result).
+    let ended = false
+    outcome.then(() => { ended = true }, () => { ended = true })
     const done = (result) => {
       events.emit('done', result)
       settle.resolve(result)
@@ -118,7 +122,7 @@ function autocannon (opts, cb) {
       const timer = setTimeout(() => { if (!instance.outcome) events.emit('start') }, wait)
       outcome.then(() => clearTimeout(timer), () => clearTimeout(timer))
     } else {
-      setImmediate(() => events.emit('start'))
+      setImmediate(() => { if (!(ended && instance.session.stopped)) events.emit('start') })
     }
     const run = instance.run
     return { stop: () => run.stop(), then: (onFulfilled, onRejected) => outcome.then(onFulfilled, onRejected) }

@@ -23,6 +23,16 @@ function workerConfig (config, index) {
   return Object.freeze({ ...workerPart(config, index), abortOnFail: false, startAt: undefined })
 }
 
+// A run of a duration ends at the latest this long after its deadline
+// counted from the start (its start time, if it has one), however long
+// its workers took to start: start-up is not counted in the duration
+// (each worker runs the whole of it, from 'go'), but it is bounded.
+const START_ALLOWANCE_MS = 3000
+// How long workers asked to stop have to answer with what they measured
+// before the run ends without them (a worker still starting cannot answer
+// until it has; a signal must not wait for that).
+const STOP_GRACE_MS = 1500
+
 function runWorkers (config, events, prepared, done) {
   const workers = []
   const raws = []
@@ -42,10 +52,38 @@ function runWorkers (config, events, prepared, done) {
 
   // --abortOnFail: the thresholds held to all workers' figures together.
   const abort = config.abortOnFail ? abortWatch(config, events) : null
+  // Every worker is told at once, ready or not (a worker still starting
+  // reads it once it is, and stops before its run begins); those that
+  // have not answered within STOP_GRACE_MS are ended, and the run ends
+  // with what the others measured.
+  let stopTimer = null
   const stopAll = () => {
+    if (stopped) return
     stopped = true
-    if (ready === workers.length) for (const w of workers) w.postMessage({ type: 'stop' })
+    for (const w of workers) w.postMessage({ type: 'stop' })
+    stopTimer = setTimeout(giveUp, STOP_GRACE_MS)
   }
+  const giveUp = () => {
+    if (failed || over) return
+    const answered = raws.filter((raw) => raw !== undefined)
+    failed = true
+    clearInterval(ticker)
+    clearTimeout(deadline)
+    workers.forEach((w, i) => { if (raws[i] === undefined) w.terminate() })
+    if (answered.length === 0) {
+      const err = raise('AC_WORKER_FAILED', `the run was stopped before any of its ${workers.length} workers had started`)
+      endControls(err)
+      return done(err)
+    }
+    endControls(null)
+    done(null, answered)
+  }
+  // The deadline, armed now: a run of a duration ends by then, whatever
+  // its workers' start-up took.
+  const wait = config.startAt === undefined ? 0 : Math.max(0, config.startAt - Date.now())
+  const deadline = config.amount || !(config.duration > 0)
+    ? null
+    : setTimeout(stopAll, wait + config.duration * 1000 + START_ALLOWANCE_MS)
 
   // Once the run has ended (stopped, or failed), a worker answers no
   // more: what a session is waiting for is answered here instead. A cut
@@ -68,6 +106,8 @@ function runWorkers (config, events, prepared, done) {
     if (failed) return
     failed = true
     clearInterval(ticker)
+    clearTimeout(deadline)
+    clearTimeout(stopTimer)
     for (const w of workers) w.terminate()
     endControls(err)
     done(err)
@@ -79,9 +119,9 @@ function runWorkers (config, events, prepared, done) {
     worker.on('message', (msg) => {
       switch (msg.type) {
         case 'ready':
-          if (++ready === workers.length) {
+          // Stopped already: each has the stop, and begins nothing.
+          if (++ready === workers.length && !stopped) {
             for (const w of workers) w.postMessage({ type: 'go' })
-            if (stopped) for (const w of workers) w.postMessage({ type: 'stop' })
           }
           break
         case 'tick':
@@ -136,8 +176,10 @@ function runWorkers (config, events, prepared, done) {
         case 'done':
           raws[i] = msg.raw
           if (abort !== null) abort.finished(i)
-          if (++finished === workers.length) {
+          if (++finished === workers.length && !failed) {
             clearInterval(ticker)
+            clearTimeout(deadline)
+            clearTimeout(stopTimer)
             if (tick.counter || tick.bytes) events.emit('tick', tick)
             if (abort !== null && abort.aborted !== null) raws[0].aborted = abort.aborted
             endControls(null)
@@ -192,7 +234,6 @@ function runWorkers (config, events, prepared, done) {
         for (const w of workers) w.postMessage({ type: 'peek', limitsMs, remainingMs })
       })
     },
-    // Before every worker is ready, the stop is sent along with 'go'.
     stop: stopAll
   }
 }
