@@ -28,14 +28,18 @@ function workerConfig (config, index) {
 // its workers took to start: start-up is not counted in the duration
 // (each worker runs the whole of it, from 'go'), but it is bounded.
 const START_ALLOWANCE_MS = 3000
-// How long workers asked to stop have to answer with what they measured
-// before the run ends without them (a worker still starting cannot answer
-// until it has; a signal must not wait for that).
+// How long a worker still starting when the run is stopped has to become
+// ready (and answer with its empty snapshot) before it is ended and the
+// run ends without it: a signal does not wait for a slow start-up. A
+// worker that is running is waited for, as ever.
 const STOP_GRACE_MS = 1500
 
 function runWorkers (config, events, prepared, done) {
   const workers = []
   const raws = []
+  // Per worker: ready (it has started), dropped (ended while starting).
+  const isReady = []
+  const dropped = []
   let ready = 0
   let finished = 0
   let failed = false
@@ -52,29 +56,39 @@ function runWorkers (config, events, prepared, done) {
 
   // --abortOnFail: the thresholds held to all workers' figures together.
   const abort = config.abortOnFail ? abortWatch(config, events) : null
-  // Every worker is told at once, ready or not (a worker still starting
-  // reads it once it is, and stops before its run begins); those that
-  // have not answered within STOP_GRACE_MS are ended, and the run ends
-  // with what the others measured.
+  // Every worker is told at once, ready or not: a worker still starting
+  // reads it once it is, and stops before its run begins.
   let stopTimer = null
   const stopAll = () => {
     if (stopped) return
     stopped = true
     for (const w of workers) w.postMessage({ type: 'stop' })
-    stopTimer = setTimeout(giveUp, STOP_GRACE_MS)
+    stopTimer = setTimeout(dropStarting, STOP_GRACE_MS)
   }
-  const giveUp = () => {
-    if (failed || over) return
-    const answered = raws.filter((raw) => raw !== undefined)
-    failed = true
+  const dropStarting = () => {
+    workers.forEach((w, i) => {
+      if (isReady[i] || raws[i] !== undefined) return
+      dropped[i] = true
+      w.terminate()
+    })
+    settle()
+  }
+  // Every worker has answered, or been dropped: the run's end.
+  const settle = () => {
+    const gone = dropped.filter(Boolean).length
+    if (failed || over || finished + gone < workers.length) return
     clearInterval(ticker)
     clearTimeout(deadline)
-    workers.forEach((w, i) => { if (raws[i] === undefined) w.terminate() })
+    clearTimeout(stopTimer)
+    const answered = raws.filter((raw) => raw !== undefined)
     if (answered.length === 0) {
-      const err = raise('AC_WORKER_FAILED', `the run was stopped before any of its ${workers.length} workers had started`)
+      failed = true
+      const err = raise('AC_WORKER_FAILED', `the run was stopped, and none of its ${workers.length} workers had started ${STOP_GRACE_MS / 1000} s later`)
       endControls(err)
       return done(err)
     }
+    if (tick.counter || tick.bytes) events.emit('tick', tick)
+    if (abort !== null && abort.aborted !== null) answered[0].aborted = abort.aborted
     endControls(null)
     done(null, answered)
   }
@@ -96,7 +110,7 @@ function runWorkers (config, events, prepared, done) {
       const pending = cutting
       cutting = null
       if (err) pending.reject(err)
-      else pending.resolve(raws)
+      else pending.resolve(raws.filter((raw) => raw !== undefined))
     }
     if (peeking) peeking.resolve(null)
     if (draining) draining.resolve(true)
@@ -119,6 +133,7 @@ function runWorkers (config, events, prepared, done) {
     worker.on('message', (msg) => {
       switch (msg.type) {
         case 'ready':
+          isReady[i] = true
           // Stopped already: each has the stop, and begins nothing.
           if (++ready === workers.length && !stopped) {
             for (const w of workers) w.postMessage({ type: 'go' })
@@ -176,21 +191,14 @@ function runWorkers (config, events, prepared, done) {
         case 'done':
           raws[i] = msg.raw
           if (abort !== null) abort.finished(i)
-          if (++finished === workers.length && !failed) {
-            clearInterval(ticker)
-            clearTimeout(deadline)
-            clearTimeout(stopTimer)
-            if (tick.counter || tick.bytes) events.emit('tick', tick)
-            if (abort !== null && abort.aborted !== null) raws[0].aborted = abort.aborted
-            endControls(null)
-            done(null, raws)
-          }
+          finished++
+          settle()
           break
       }
     })
-    worker.on('error', (err) => fail(raise('AC_WORKER_FAILED', `worker ${i} failed: ${err && err.message}`)))
+    worker.on('error', (err) => { if (!dropped[i]) fail(raise('AC_WORKER_FAILED', `worker ${i} failed: ${err && err.message}`)) })
     worker.on('exit', (code) => {
-      if (code !== 0 && raws[i] === undefined) fail(raise('AC_WORKER_FAILED', `worker ${i} exited with code ${code}`))
+      if (code !== 0 && raws[i] === undefined && !dropped[i]) fail(raise('AC_WORKER_FAILED', `worker ${i} exited with code ${code}`))
     })
   }
 
@@ -214,7 +222,7 @@ function runWorkers (config, events, prepared, done) {
       })
     },
     cut () {
-      if (over) return over.err ? Promise.reject(over.err) : Promise.resolve(raws)
+      if (over) return over.err ? Promise.reject(over.err) : Promise.resolve(raws.filter((raw) => raw !== undefined))
       return new Promise((resolve, reject) => {
         cutting = { raws: [], count: 0, resolve, reject }
         for (const w of workers) w.postMessage({ type: 'cut' })
