@@ -38,6 +38,32 @@ const GRACE_MS = 3000
 // has exited.
 const GROUP_POLL_MS = 20
 
+// The processes of group `pgid` still running, as Linux's /proc says
+// (null elsewhere): a member that has died but that init has not yet
+// reaped (a zombie, which kill(-pgid, 0) still finds) is gone.
+function liveMembers (pgid) {
+  let names
+  try {
+    names = fs.readdirSync('/proc')
+  } catch {
+    return null
+  }
+  let live = 0
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue
+    let stat
+    try {
+      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') live++
+  }
+  return live
+}
+
 // signalOf(): the signal that stopped the run, if one did: the command
 // gets the same.
 function startCommand (opts, session, signalOf = () => undefined) {
@@ -68,6 +94,8 @@ function startCommand (opts, session, signalOf = () => undefined) {
   // Whether anything of the group is left (a wrapper's children can
   // outlive it).
   const groupAlive = () => {
+    const live = liveMembers(child.pid)
+    if (live !== null) return live > 0
     try {
       process.kill(-child.pid, 0)
       return true
