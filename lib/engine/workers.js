@@ -32,7 +32,7 @@ const START_ALLOWANCE_MS = 3000
 // ready (and answer with its empty snapshot) before it is ended and the
 // run ends without it: a signal does not wait for a slow start-up. A
 // worker that is running is waited for, as ever.
-const STOP_GRACE_MS = 1500
+const STOP_GRACE_MS = 1000
 
 function runWorkers (config, events, prepared, done) {
   const workers = []
