@@ -222,8 +222,9 @@ async function start (opts, session) {
     const result = await runOnce(opts, session, { warmupResult })
     // (-f: the last round is the one Ctrl-C cut short.)
     const none = result && result.requests && result.requests.total === 0
-    // Stopped before any response: the signal is the reason, not the target.
-    if (none && stoppedBy !== null) throw new Interrupted()
+    // Stopped before any response: the signal is the reason, not the
+    // target (-f: the rounds before it were the result).
+    if (none && stoppedBy !== null && !opts.forever) throw new Interrupted()
     if (!opts.forever && none) {
       // Not a benchmark of anything: say why, and fail the command.
       throw raise('AC_NO_RESPONSE', require('../results/no-response').noResponseLine(result))
