@@ -144,7 +144,9 @@ function main (argv) {
     // signal while Node tears down ends the process by that signal (128 +
     // its number to a shell) instead of being lost. The second turn does
     // nothing else, so that the window for a signal to come between its
-    // poll and the listeners' removal is microseconds.
+    // poll and the listeners' removal is microseconds (a process the
+    // machine preempts right there still misses one: it exits 0, as it
+    // would had the signal come just after it exited).
     setImmediate(() => setImmediate(() => {
       for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal)
     }))
