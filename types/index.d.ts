@@ -547,6 +547,7 @@ declare namespace autocannon {
     | 'AC_INVALID_TLS_FILE'
     | 'AC_TOO_MANY_CONNECTIONS'
     | 'AC_TOO_MANY_SHARDS'
+    | 'AC_TOO_MANY_WORKERS'
     | 'AC_WORKER_FAILED'
     | 'AC_NOT_A_RESULT'
     | 'AC_NOT_WITH_WORKERS'

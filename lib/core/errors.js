@@ -31,6 +31,7 @@ const RAISED = {
   AC_FILE_UNWRITABLE: 'A file an output is to be written to (--html, --hgrm, --out, -o) is in a directory that does not exist or cannot be written.',
   AC_INVALID_TLS_FILE: 'A certificate, key or CA (--cert, --key, --ca, tlsOptions) is not valid PEM, or the key does not match the certificate.',
   AC_TOO_MANY_CONNECTIONS: 'More connections than the open-file limit (ulimit -n) or the local ports for one target allow.',
+  AC_TOO_MANY_WORKERS: 'More worker threads (-w) than the machine can run: more than 4 per CPU core, or than its free memory holds at 32 MB each.',
   AC_TOO_MANY_SHARDS: 'More shards than connections (each shard needs one), or than requests in an amount (-a) or -O run.',
   AC_WORKER_FAILED: 'A worker thread stopped with an error.',
   AC_NOT_A_RESULT: 'A file given to report, compare or merge is not a saved result, or lacks the histograms or series that command needs.',

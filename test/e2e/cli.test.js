@@ -473,10 +473,15 @@ t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
     [['-R', '-5', url], 'Error: bailout overallRate can not be less than 1 (-R/--overallRate: -5 must be a number of requests per second > 0)'],
     [['-a', '5', url], 'Error: connections cannot be greater than amount (-c/--connections: 10 is more than amount (5): each connection makes at least one request)'],
     [['-c', '1000000', url], /^Error: 1000000 connections need about \d+ open files, but this process may open \d+ \(ulimit -n\): raise the limit \(ulimit -n \d+\) or use fewer connections\n$/],
+    // More threads than the machine can run: refused before any starts,
+    // and before a command is started for --on-port.
+    [['-w', '1000', '-d', '1', url], /^Error: 1000 workers \(-w, workers\) are more than this machine can run: at most \d+, 4 for each of its \d+ CPU cores? \(threads beyond the cores only compete for them\): use -w \d+ or fewer\n$/],
+    [['-w', '1000', '/', '--', process.execPath, '-e', 'require("fs").writeFileSync("started", "")'], /^Error: 1000 workers \(-w, workers\)/],
     [['-F', '{"f":{"type":"file","path":"nope.bin"}}', '-c', '1', '-a', '1', url], /^Error: ENOENT: no such file or directory, open '.*nope\.bin' \(-F\/--form: .*nope\.bin.*\)\n$/]
   ]
   await Promise.all(cases.map(async ([args, message]) => {
     const { code, stdout, stderr } = await run(args, { cwd: dir })
+    if (args.includes('--')) t.notOk(fs.existsSync(path.join(dir, 'started')), 'the command was not started')
     t.equal(code, 1, `${args.join(' ')}: exit code 1`)
     t.equal(stdout, '', 'nothing on stdout')
     t.equal(stderr.split('\n').length, 2, `one line: ${JSON.stringify(stderr)}`)
