@@ -20,8 +20,12 @@
 //
 // Every request started ends once: a response; an error (RST_STREAM by
 // its code, a protocol error, the connection's failure for all those in
-// flight); or, after a GOAWAY, when its stream is above the server's last
-// one, sent again on the next connection as never started.
+// flight); or, when the server did not process it (REFUSED_STREAM, or
+// its stream above a GOAWAY's last), sent again as never started, once:
+// the next request this client opens is marked as such a retry, and a
+// retry the server does not process either ends in an error. (The retry
+// may be made by another connection of the run, as the grant goes back to
+// the run: the mark is per client, not per request.)
 
 const { performance } = require('perf_hooks')
 const { hangUp } = require('../client/client')
@@ -93,6 +97,10 @@ class Http2 {
     this.chunks = new Array(p).fill(null)
     this.headersOf = new Array(p).fill(null)
     this.tooLarge = new Uint8Array(p)
+    // 1 for a stream that carries a request sent again; how many of the
+    // next streams do.
+    this.retried = new Uint8Array(p)
+    this.retryOwed = 0
     this.freeAll()
 
     // A batch being built: its requests, planned times and entries.
@@ -167,7 +175,16 @@ class Http2 {
 
   connected () {
     this.readyAt = performance.now()
-    this.connection.socket.write(PREFACE)
+    const socket = this.connection.socket
+    // ALPN is asked before the run (alpn-check.js), and again on every
+    // connection: a server that stops offering h2 mid-run (a deploy, a
+    // fallback) fails the connection by its cause instead of leaving it
+    // waiting for SETTINGS that never come.
+    if (this.client.target.secure && socket.alpnProtocol !== 'h2') {
+      const chosen = socket.alpnProtocol
+      return this.client.fail(new ResponseParseError('AC_H2_NOT_OFFERED', `the server at ${this.client.target.origin} did not offer HTTP/2 on a new connection (ALPN h2${chosen ? `: it chose ${chosen}` : ''})`))
+    }
+    socket.write(PREFACE)
   }
 
   read (buf, start, end) {
@@ -314,6 +331,12 @@ class Http2 {
     this.plannedAt[slot] = plannedAt
     this.entryOf[slot] = entry
     this.streamWindow[slot] = this.peerInitialWindow
+    if (this.retryOwed > 0) {
+      this.retried[slot] = 1
+      this.retryOwed--
+    } else {
+      this.retried[slot] = 0
+    }
     return slot
   }
 

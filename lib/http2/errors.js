@@ -69,4 +69,12 @@ function goawayError (code, debug) {
   return err
 }
 
-module.exports = { ERROR_CODES, errorName, http2Error, resetError, goawayError }
+// A request sent again after the server did not process it, and again
+// not processed (above a GOAWAY's last stream): it is not sent a third time.
+function notProcessedAgainError (streamId, lastId) {
+  const err = new ResponseParseError('AC_H2_GOAWAY', `the HTTP/2 server did not process stream ${streamId} (GOAWAY with last stream ${lastId}), a request already sent again once`)
+  err.http2Code = ERROR_CODES.REFUSED_STREAM
+  return err
+}
+
+module.exports = { ERROR_CODES, errorName, http2Error, resetError, goawayError, notProcessedAgainError }

@@ -4,11 +4,14 @@
 // sends: the FrameParser's calls, as functions of the client's protocol
 // object `h2` (its streams' slots, windows and settings live there).
 // Responses complete on END_STREAM; a RST_STREAM or a stream error ends
-// its request; a connection error fails the connection; a GOAWAY sends
-// the streams the server did not process again, on a new connection.
+// its request; a connection error fails the connection. What the server
+// says it did not process (REFUSED_STREAM before any response, streams
+// above a GOAWAY's last) goes again, once (RFC 9113 §8.7): a request that
+// was itself sent again ends in an error instead, so a server refusing
+// every stream cannot hold a run in a loop.
 
 const { MAX_WINDOW, encodeSettings, encodeWindowUpdate, encodePing, encodeRstStream, encodeGoaway } = require('./frames')
-const { ERROR_CODES, http2Error, resetError } = require('./errors')
+const { ERROR_CODES, http2Error, resetError, notProcessedAgainError } = require('./errors')
 
 // A window is topped up once this much of it was read.
 const WINDOW_REFILL = 1 << 29
@@ -127,7 +130,17 @@ function complete (h2, slot) {
 function onRstStream (h2, id, code) {
   const slot = h2.slotOf.get(id)
   if (slot === undefined) return
+  // Refused before any response: not processed, so it may go again.
+  if (code === ERROR_CODES.REFUSED_STREAM && h2.status[slot] === 0 && h2.retried[slot] === 0) return sendAgain(h2, slot, 1)
   endInError(h2, slot, resetError(code, id))
+}
+
+// Requests the server did not process go again (the client counts them in
+// `resent`); the next ones this client opens are marked as sent again.
+function sendAgain (h2, slot, n) {
+  h2.releaseSlot(slot)
+  h2.retryOwed += n
+  h2.client.resend(n)
 }
 
 // A stream error of ours (§5.4.2): the stream is reset, its request ends
@@ -160,7 +173,8 @@ function onConnectionError (h2, err) {
 }
 
 // Streams above lastId were not processed (§6.8): they go again on the
-// next connection, counted once. No new stream goes on this one, which
+// next connection, counted once (those that were already sent again end
+// in an error). No new stream goes on this one, which
 // closes once the rest are answered.
 function onGoaway (h2, lastId, code, debug) {
   h2.goingAway = true
@@ -169,12 +183,19 @@ function onGoaway (h2, lastId, code, debug) {
   h2.goawayDebug = debug
   let unprocessed = 0
   for (let i = 0; i < h2.pipelining; i++) {
-    if (h2.streamOf[i] > lastId) {
-      h2.releaseSlot(i)
-      unprocessed++
+    const id = h2.streamOf[i]
+    if (id <= lastId) continue
+    if (h2.retried[i] === 1) {
+      endInError(h2, i, notProcessedAgainError(id, lastId))
+      continue
     }
+    h2.releaseSlot(i)
+    unprocessed++
   }
-  if (unprocessed > 0) h2.client.resend(unprocessed)
+  if (unprocessed > 0) {
+    h2.retryOwed += unprocessed
+    h2.client.resend(unprocessed)
+  }
   h2.client.checkIdle()
 }
 
