@@ -65,7 +65,8 @@ function transportFor (target, config) {
   const tlsConfig = {
     // HTTP/2 over TLS is asked for in the handshake (ALPN), by the name
     // the config gave the target's protocol; the server's answer is
-    // checked once before the run (lib/http2/alpn-check.js).
+    // checked before the run (lib/http2/alpn-check.js) and on every
+    // connection (lib/http2/client-h2.js).
     options: target.protocol === 'h2' ? { ...config.tlsOptions, ALPNProtocols: [target.protocol] } : config.tlsOptions || {},
     servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
     session: undefined

@@ -1,0 +1,121 @@
+'use strict'
+
+// HTTP/2 as HTTP/1.1 does it, against node:http2's server: {{…}}
+// templates filled per request (/item/{{seq}} reaches the server as
+// distinct paths, with workers too); a server that refuses streams
+// (REFUSED_STREAM, RFC 9113 §8.7) gets them again, once, counted in
+// `resent`, not as errors; ALPN asked on every connection, so a server
+// that stops offering h2 mid-run is counted (AC_H2_NOT_OFFERED), not
+// waited on. (nghttpd's side of templates: h2-nghttpd.test.js.)
+
+const t = require('tap')
+const net = require('net')
+const tls = require('tls')
+const http2 = require('http2')
+const autocannon = require('../..')
+const { makePki } = require('../helpers/pki')
+const { tempDir } = require('../helpers/recording')
+const { nodeH2Server } = require('../helpers/h2-servers')
+
+t.test('/item/{{seq}} × 400 with 2 workers: 400 distinct paths, headers and bodies filled too', async (t) => {
+  const paths = new Map()
+  const server = await nodeH2Server(t, (stream, headers) => {
+    paths.set(headers[':path'], (paths.get(headers[':path']) || 0) + 1)
+    stream.respond({ ':status': 200 })
+    stream.end('ok')
+  })
+  const r = await autocannon({ url: `${server.url}/item/{{seq}}`, http2: true, workers: 2, connections: 4, pipelining: 5, amount: 400 })
+  t.equal(r.errors, 0)
+  t.equal(r.requests.total, 400)
+  t.equal(paths.size, 400, `${paths.size} distinct paths`)
+  t.same([...paths.keys()].map((p) => Number(p.slice('/item/'.length))).sort((a, b) => a - b), Array.from({ length: 400 }, (_, i) => i), '/item/0 to /item/399, each once')
+
+  const seen = []
+  const posts = await nodeH2Server(t, (stream, headers) => {
+    const chunks = []
+    stream.on('data', (c) => chunks.push(c))
+    stream.on('end', () => {
+      seen.push({ path: headers[':path'], id: headers['x-id'], length: headers['content-length'], body: Buffer.concat(chunks).toString() })
+      stream.respond({ ':status': 200 })
+      stream.end()
+    })
+  })
+  const p = await autocannon({ url: `${posts.url}/u/{{seq}}`, http2: true, method: 'POST', headers: { 'x-id': '{{conn}}-{{seq}}' }, body: '{"seq":{{seq}},"c":"{{pick a|bb}}"}', connections: 2, amount: 20 })
+  t.equal(p.errors, 0)
+  t.equal(seen.length, 20)
+  for (const s of seen) {
+    const n = s.path.slice(3)
+    t.match(s.id, new RegExp(`^[01]-${n}$`), 'the header has the connection and the same seq')
+    t.match(s.body, new RegExp(`^\\{"seq":${n},"c":"(a|bb)"\\}$`), 'the body the same seq')
+    t.equal(Number(s.length), Buffer.byteLength(s.body), 'content-length is the filled body\'s')
+  }
+})
+
+t.test('a server that refuses every tenth stream: 0 errors, the refused ones in resent', async (t) => {
+  let streams = 0
+  let refused = 0
+  const server = await nodeH2Server(t, (stream) => {
+    if (++streams % 10 === 0) {
+      refused++
+      stream.close(http2.constants.NGHTTP2_REFUSED_STREAM)
+      return
+    }
+    stream.respond({ ':status': 200 })
+    stream.end('ok')
+  })
+  const r = await autocannon({ url: server.url, http2: true, connections: 2, pipelining: 4, amount: 400 })
+  t.equal(r.errors, 0, JSON.stringify(r.errorCodes))
+  t.equal(r.requests.total, 400, 'the amount, all answered')
+  t.ok(refused >= 40, `${refused} refused`)
+  t.equal(r.resent, refused, 'each refused stream sent again, counted in resent')
+  t.equal(streams, 400 + refused)
+
+  // Refusing all: each request goes twice, then counts as an error; the
+  // run ends on time.
+  const all = await nodeH2Server(t, (stream) => stream.close(http2.constants.NGHTTP2_REFUSED_STREAM))
+  const started = Date.now()
+  const a = await autocannon({ url: all.url, http2: true, connections: 1, pipelining: 2, amount: 30 })
+  t.ok(Date.now() - started < 5000, `ended after ${Date.now() - started} ms`)
+  t.equal(a.requests.total, 0)
+  t.same(a.errorCodes, { AC_H2_RST_REFUSED_STREAM: 30 }, 'each request refused twice is one error')
+  t.equal(a.resent, 30, 'and was sent again once')
+  t.equal(all.streams, 60)
+})
+
+t.test('a TLS server that stops offering h2 mid-run: AC_H2_NOT_OFFERED counted by cause, no wait for SETTINGS', async (t) => {
+  const pki = makePki(tempDir(t, 'ac-h2-alpn-'))
+  const h2 = await nodeH2Server(t, (stream) => {
+    stream.respond({ ':status': 200 })
+    stream.end('ok')
+  }, pki.server)
+  // A TLS server that knows no ALPN (the handshake ends with no protocol),
+  // and leaves the connection open and silent.
+  const silent = []
+  const bare = tls.createServer(pki.server, (socket) => silent.push(socket))
+  await new Promise((resolve) => bare.listen(0, '127.0.0.1', resolve))
+  // One port for both, as a deploy behind it would switch: the first 3
+  // connections (the check before the run, then 2) go to the h2 server,
+  // the rest to the one without it.
+  let accepted = 0
+  const front = net.createServer((socket) => {
+    const to = net.connect(++accepted <= 3 ? h2.port : bare.address().port, '127.0.0.1')
+    socket.pipe(to).pipe(socket)
+    socket.on('error', () => to.destroy())
+    to.on('error', () => socket.destroy())
+  })
+  await new Promise((resolve) => front.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => {
+    for (const s of silent) s.destroy()
+    bare.close()
+    front.close()
+  })
+  const started = Date.now()
+  // -D 20: each connection is replaced after 20 requests.
+  const r = await autocannon({ url: `https://localhost:${front.address().port}/`, http2: true, connections: 2, pipelining: 2, reconnectRate: 20, duration: 1.5, timeout: 10, tlsOptions: { ca: pki.ca } })
+  t.ok(Date.now() - started < 4000, `ended after ${Date.now() - started} ms`)
+  t.equal(r.requests.total, 40, 'the first two connections\' requests answered')
+  t.ok(r.errorCodes.AC_H2_NOT_OFFERED >= 2, `${r.errorCodes.AC_H2_NOT_OFFERED} connections not offered h2`)
+  t.equal(r.errorsByCause.connect, r.errorCodes.AC_H2_NOT_OFFERED, 'counted as connect errors')
+  t.equal(r.timeouts, 0, 'none left waiting for SETTINGS')
+  t.equal(r.errors, r.errorCodes.AC_H2_NOT_OFFERED)
+})
