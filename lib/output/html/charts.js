@@ -76,7 +76,8 @@ function latencyPercentiles (runs) {
     const { latency, latencyUncorrected } = run.result.histograms
     const points = (histogram) => percentileDistribution(histogram).map((p) => [short(p.x), ms(p.value)])
     const which = latencyKind(run)
-    lines.push({ label: several ? `${run.name} (${which})` : `Latency (${which})`, color: pick(i, 0), points: points(latency) })
+    // Beside other files, a name alone is a closed loop's latency.
+    lines.push({ label: several ? (latencyUncorrected ? `${run.name} (corrected)` : run.name) : `Latency (${which})`, color: pick(i, 0), points: points(latency) })
     if (latencyUncorrected) {
       lines.push({
         label: several ? `${run.name} (uncorrected)` : 'Latency (uncorrected)',
