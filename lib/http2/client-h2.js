@@ -113,8 +113,8 @@ class Http2 {
     this.fixed = null
     // The frame parser's calls: what the server's frames do (server-frames.js).
     this.frames = {
-      onData: (id, buf, start, end, endStream, flow) => onStreamData(this, id, buf, start, end, endStream, flow),
-      onHeaders: (id, buf, start, end, endStream) => onHeaders(this, id, buf, start, end, endStream),
+      onData: (id, buf, start, end, endStream, flow, wire) => onStreamData(this, id, buf, start, end, endStream, flow, wire),
+      onHeaders: (id, buf, start, end, endStream, wire) => onHeaders(this, id, buf, start, end, endStream, wire),
       onSettings: (ack, settings) => onSettings(this, ack, settings),
       onPing: (ack, opaque) => onPing(this, ack, opaque),
       onGoaway: (lastId, code, debug) => onGoaway(this, lastId, code, debug),

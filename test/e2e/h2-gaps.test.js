@@ -6,7 +6,8 @@
 // (REFUSED_STREAM, RFC 9113 §8.7) gets them again, once, counted in
 // `resent`, not as errors; ALPN asked on every connection, so a server
 // that stops offering h2 mid-run is counted (AC_H2_NOT_OFFERED), not
-// waited on. (nghttpd's side of templates: h2-nghttpd.test.js.)
+// waited on; throughput counted in bytes on the wire, as over HTTP/1.1.
+// (nghttpd's side of templates: h2-nghttpd.test.js.)
 
 const t = require('tap')
 const net = require('net')
@@ -15,7 +16,8 @@ const http2 = require('http2')
 const autocannon = require('../..')
 const { makePki } = require('../helpers/pki')
 const { tempDir } = require('../helpers/recording')
-const { nodeH2Server } = require('../helpers/h2-servers')
+const http = require('http')
+const { nodeH2Server, rawH2Server, response } = require('../helpers/h2-servers')
 
 t.test('/item/{{seq}} × 400 with 2 workers: 400 distinct paths, headers and bodies filled too', async (t) => {
   const paths = new Map()
@@ -118,4 +120,38 @@ t.test('a TLS server that stops offering h2 mid-run: AC_H2_NOT_OFFERED counted b
   t.equal(r.errorsByCause.connect, r.errorCodes.AC_H2_NOT_OFFERED, 'counted as connect errors')
   t.equal(r.timeouts, 0, 'none left waiting for SETTINGS')
   t.equal(r.errors, r.errorCodes.AC_H2_NOT_OFFERED)
+})
+
+t.test('throughput: bytes on the wire, frame headers and all, comparable with HTTP/1.1', async (t) => {
+  // A raw server whose every response is known to the octet: HEADERS with
+  // a literal block, then DATA.
+  const exact = response(1, 'hello')
+  const raw = await rawH2Server(t, (conn) => ({ onHeaders (id) { conn.send(response(id, 'hello')) } }))
+  const r = await autocannon({ url: raw.url, http2: true, connections: 2, pipelining: 4, amount: 200 })
+  t.equal(r.requests.total, 200)
+  t.equal(r.throughput.total, 200 * exact.length, `${exact.length} octets per response: 2 × 9 of frame headers, the block and the body`)
+
+  // The same answer over both protocols, from node's servers.
+  const answer = (res) => {
+    res.setHeader('content-type', 'text/plain')
+    res.end('hello')
+  }
+  const h1 = http.createServer((req, res) => answer(res))
+  await new Promise((resolve) => h1.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => h1.close())
+  const h2 = await nodeH2Server(t, (stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'text/plain' })
+    stream.end('hello')
+  })
+  const one = await autocannon({ url: `http://127.0.0.1:${h1.address().port}`, connections: 2, amount: 200 })
+  const two = await autocannon({ url: h2.url, http2: true, connections: 2, amount: 200 })
+  const perH1 = one.throughput.total / one.requests.total
+  const perH2 = two.throughput.total / two.requests.total
+  t.comment(`bytes per response for the same answer: HTTP/1.1 ${perH1}, HTTP/2 ${perH2}`)
+  // HTTP/1.1: status line, date, content-type, keep-alive and length
+  // headers: well over 100 octets. HTTP/2: two frame headers (18), the
+  // 5-octet body and a block of at least :status, and far less than
+  // HTTP/1.1's text, once the date is in the server's table.
+  t.ok(perH1 > 100, `HTTP/1.1: ${perH1} octets per response`)
+  t.ok(perH2 >= 18 + 5 + 1 && perH2 < perH1, `HTTP/2: ${perH2} octets per response, frame headers counted`)
 })

@@ -47,13 +47,15 @@
   }
 
   // 1, 2, 5 × 10^n within the range: labelled ticks on a log axis, which
-  // otherwise labels only the decades.
+  // otherwise labels only the decades; the values measured when fewer than
+  // two of those fall in it (rates close together).
   function oneTwoFive (u, axis, min, max) {
     const ticks = []
     for (let d = Math.pow(10, Math.floor(Math.log10(min))); d <= max; d *= 10) {
       for (const k of [1, 2, 5]) if (k * d >= min / 1.000001 && k * d <= max * 1.000001) ticks.push(k * d)
     }
-    return ticks
+    if (ticks.length >= 2) return ticks
+    return u.data[0].filter(function (x, i, all) { return x != null && all.indexOf(x) === i })
   }
 
   // Points drawn as squares (a second percentile whose points may sit on
