@@ -32,6 +32,13 @@ t.test('/item/{{seq}} × 400 with 2 workers: 400 distinct paths, headers and bod
   t.equal(paths.size, 400, `${paths.size} distinct paths`)
   t.same([...paths.keys()].map((p) => Number(p.slice('/item/'.length))).sort((a, b) => a - b), Array.from({ length: 400 }, (_, i) => i), '/item/0 to /item/399, each once')
 
+  // 2 shards of 2 workers: still every {{seq}} once.
+  paths.clear()
+  const shards = await Promise.all([0, 1].map((index) => autocannon({ url: `${server.url}/item/{{seq}}`, http2: true, shard: { index, count: 2 }, workers: 2, connections: 4, amount: 400 })))
+  t.same(shards.map((s) => s.requests.total), [200, 200])
+  t.equal(paths.size, 400, `2 shards × 2 workers: ${paths.size} distinct paths`)
+  t.same([...paths.values()].filter((n) => n !== 1), [], 'each once')
+
   const seen = []
   const posts = await nodeH2Server(t, (stream, headers) => {
     const chunks = []
