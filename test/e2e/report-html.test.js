@@ -380,7 +380,8 @@ function main () {
       t.same(errorsAxis.ticks, [0, 1], 'with whole-number ticks only')
       for (const id of ['requests-over-time', 'latency-over-time']) {
         const x = charts[id].axes.find((a) => a.scale === 'x').ticks
-        t.ok(x.length >= 2 && x.every((v) => Number.isInteger(v)), `${id}: x ticks at whole seconds (${x.join(', ')}) for 1 s samples`)
+        // (A 2 s run's samples end near 1 s and at 2 s: one tick or two.)
+        t.ok(x.length >= 1 && x.every((v) => Number.isInteger(v)), `${id}: x ticks at whole seconds (${x.join(', ')}) for 1 s samples`)
       }
       const legends = await page.evaluate(() => [...document.querySelectorAll('.u-legend')].map((e) => e.textContent).join(' '))
       t.notMatch(legends, /—/, 'no empty value boxes in any legend')
@@ -416,7 +417,7 @@ function main () {
       const [p50, p99, p999] = steps.colours
       t.equal(new Set([p50, p99, p999]).size, 3, 'each percentile its colour')
       t.notOk(['#007a3d', '#009e73'].includes(p999), `p99.9 (${p999}) is not the answer's green`)
-      t.ok(await page.evaluate(() => typeof window.autocannonReport.charts['search-0'].series[3].points.paths === 'function'), 'p99.9 drawn with its own marker')
+      t.ok(await page.evaluate(() => { const s = window.autocannonReport.charts['search-0'].series; return s[3].points.paths !== s[2].points.paths }), 'p99.9 drawn with its own marker, not p99\'s')
       t.ok(steps.alone[2] > 20, 'p99.9 on the canvas')
       await page.setViewport({ width: 700, height: 900 })
       // The charts follow the window's width on its resize event.
