@@ -43,12 +43,24 @@ function secure (target, connection, tlsConfig) {
   }
   const socket = tls.connect(options)
   socket.setNoDelay(true)
+  if (target.protocol === 'h2') socket.once('error', notOffered)
   socket.once('secureConnect', () => connection.onConnect())
   // Resuming the session makes reconnects (reconnectRate, Connection:
   // close) cost one round trip instead of a full handshake.
   socket.on('session', (session) => { tlsConfig.session = session })
   socket.on('data', (buf) => connection.onData(buf, 0, buf.length))
   return socket
+}
+
+// A server whose protocols have none of ours in common may end the
+// handshake with this alert (node's does) rather than choose none: over
+// HTTP/2 that is a server that does not offer h2, counted as such (the
+// connection's own 'error' listener, added after this one, sees the code).
+function notOffered (err) {
+  if (err && err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL') {
+    err.message = `the server did not offer HTTP/2 on a new connection (ALPN h2): ${err.message}`
+    err.code = 'AC_H2_NOT_OFFERED'
+  }
 }
 
 // Returns connect(connection) for one target. Through a proxy (target.proxy,

@@ -127,6 +127,27 @@ t.test('a TLS server that stops offering h2 mid-run: AC_H2_NOT_OFFERED counted b
   t.equal(r.errorsByCause.connect, r.errorCodes.AC_H2_NOT_OFFERED, 'counted as connect errors')
   t.equal(r.timeouts, 0, 'none left waiting for SETTINGS')
   t.equal(r.errors, r.errorCodes.AC_H2_NOT_OFFERED)
+
+  // A server that answers a ClientHello without a protocol in common
+  // with a no_application_protocol alert (node's, with http/1.1 only):
+  // the same count.
+  const h1only = tls.createServer({ ...pki.server, ALPNProtocols: ['http/1.1'] }, (socket) => silent.push(socket))
+  await new Promise((resolve) => h1only.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => h1only.close())
+  accepted = 0
+  const front2 = net.createServer((socket) => {
+    const to = net.connect(++accepted <= 3 ? h2.port : h1only.address().port, '127.0.0.1')
+    socket.pipe(to).pipe(socket)
+    socket.on('error', () => to.destroy())
+    to.on('error', () => socket.destroy())
+  })
+  await new Promise((resolve) => front2.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => front2.close())
+  const alert = await autocannon({ url: `https://localhost:${front2.address().port}/`, http2: true, connections: 2, pipelining: 2, reconnectRate: 20, duration: 1.5, timeout: 10, tlsOptions: { ca: pki.ca } })
+  t.equal(alert.requests.total, 40)
+  t.ok(alert.errorCodes.AC_H2_NOT_OFFERED >= 2, JSON.stringify(alert.errorCodes))
+  t.equal(alert.errors, alert.errorCodes.AC_H2_NOT_OFFERED, 'nothing else')
+  t.equal(alert.errorsByCause.connect, alert.errors)
 })
 
 t.test('throughput: bytes on the wire, frame headers and all, comparable with HTTP/1.1', async (t) => {
