@@ -21,11 +21,9 @@
 // Every request started ends once: a response; an error (RST_STREAM by
 // its code, a protocol error, the connection's failure for all those in
 // flight); or, when the server did not process it (REFUSED_STREAM, or
-// its stream above a GOAWAY's last), sent again as never started, once:
-// the next request this client opens is marked as such a retry, and a
-// retry the server does not process either ends in an error. (The retry
-// may be made by another connection of the run, as the grant goes back to
-// the run: the mark is per client, not per request.)
+// its stream above a GOAWAY's last), sent again as never started, counted
+// once in `resent`: at most `pipelining` in a row with no response in
+// between, beyond which it ends in an error (server-frames.js).
 
 const { performance } = require('perf_hooks')
 const { hangUp } = require('../client/client')
@@ -97,10 +95,8 @@ class Http2 {
     this.chunks = new Array(p).fill(null)
     this.headersOf = new Array(p).fill(null)
     this.tooLarge = new Uint8Array(p)
-    // 1 for a stream that carries a request sent again; how many of the
-    // next streams do.
-    this.retried = new Uint8Array(p)
-    this.retryOwed = 0
+    // Requests sent again since the last response (on any connection).
+    this.resentInRow = 0
     this.freeAll()
 
     // A batch being built: its requests, planned times and entries.
@@ -331,12 +327,6 @@ class Http2 {
     this.plannedAt[slot] = plannedAt
     this.entryOf[slot] = entry
     this.streamWindow[slot] = this.peerInitialWindow
-    if (this.retryOwed > 0) {
-      this.retried[slot] = 1
-      this.retryOwed--
-    } else {
-      this.retried[slot] = 0
-    }
     return slot
   }
 

@@ -69,10 +69,10 @@ function goawayError (code, debug) {
   return err
 }
 
-// A request sent again after the server did not process it, and again
-// not processed (above a GOAWAY's last stream): it is not sent a third time.
-function notProcessedAgainError (streamId, lastId) {
-  const err = new ResponseParseError('AC_H2_GOAWAY', `the HTTP/2 server did not process stream ${streamId} (GOAWAY with last stream ${lastId}), a request already sent again once`)
+// A stream above a GOAWAY's last, when `resent` requests were already
+// sent again with no response since: it is not sent again.
+function notProcessedAgainError (streamId, lastId, resent) {
+  const err = new ResponseParseError('AC_H2_GOAWAY', `the HTTP/2 server did not process stream ${streamId} (GOAWAY with last stream ${lastId}), with ${resent} requests already sent again and no response since`)
   err.http2Code = ERROR_CODES.REFUSED_STREAM
   return err
 }

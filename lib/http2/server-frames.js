@@ -6,9 +6,13 @@
 // Responses complete on END_STREAM; a RST_STREAM or a stream error ends
 // its request; a connection error fails the connection. What the server
 // says it did not process (REFUSED_STREAM before any response, streams
-// above a GOAWAY's last) goes again, once (RFC 9113 §8.7): a request that
-// was itself sent again ends in an error instead, so a server refusing
-// every stream cannot hold a run in a loop.
+// above a GOAWAY's last) goes again (RFC 9113 §8.7), counted once, as
+// long as the server answers in between: at most `pipelining` in a row
+// with no response since, after which such a request ends in an error, so
+// a server that refuses every stream cannot hold a run in a loop. (A mark
+// on the retried request itself would not do: it is given back to the run
+// and made anew, and a server that refuses every tenth stream refuses a
+// retry sent at the same place of the next round.)
 
 const { MAX_WINDOW, encodeSettings, encodeWindowUpdate, encodePing, encodeRstStream, encodeGoaway } = require('./frames')
 const { ERROR_CODES, http2Error, resetError, notProcessedAgainError } = require('./errors')
@@ -125,6 +129,8 @@ function complete (h2, slot) {
   const headers = h2.headersOf[slot]
   const tooLarge = h2.tooLarge[slot] === 1
   h2.releaseSlot(slot)
+  // The server answers: what it refuses may go again.
+  h2.resentInRow = 0
   if (tooLarge) return h2.client.overflowed()
   let body = null
   if (chunks !== null) body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
@@ -135,16 +141,12 @@ function onRstStream (h2, id, code) {
   const slot = h2.slotOf.get(id)
   if (slot === undefined) return
   // Refused before any response: not processed, so it may go again.
-  if (code === ERROR_CODES.REFUSED_STREAM && h2.status[slot] === 0 && h2.retried[slot] === 0) return sendAgain(h2, slot, 1)
+  if (code === ERROR_CODES.REFUSED_STREAM && h2.status[slot] === 0 && h2.resentInRow < h2.pipelining) {
+    h2.resentInRow++
+    h2.releaseSlot(slot)
+    return h2.client.resend(1)
+  }
   endInError(h2, slot, resetError(code, id))
-}
-
-// Requests the server did not process go again (the client counts them in
-// `resent`); the next ones this client opens are marked as sent again.
-function sendAgain (h2, slot, n) {
-  h2.releaseSlot(slot)
-  h2.retryOwed += n
-  h2.client.resend(n)
 }
 
 // A stream error of ours (§5.4.2): the stream is reset, its request ends
@@ -177,8 +179,8 @@ function onConnectionError (h2, err) {
 }
 
 // Streams above lastId were not processed (§6.8): they go again on the
-// next connection, counted once (those that were already sent again end
-// in an error). No new stream goes on this one, which
+// next connection, counted once (beyond the resends in a row allowed,
+// they end in an error). No new stream goes on this one, which
 // closes once the rest are answered.
 function onGoaway (h2, lastId, code, debug) {
   h2.goingAway = true
@@ -189,17 +191,15 @@ function onGoaway (h2, lastId, code, debug) {
   for (let i = 0; i < h2.pipelining; i++) {
     const id = h2.streamOf[i]
     if (id <= lastId) continue
-    if (h2.retried[i] === 1) {
-      endInError(h2, i, notProcessedAgainError(id, lastId))
+    if (h2.resentInRow >= h2.pipelining) {
+      endInError(h2, i, notProcessedAgainError(id, lastId, h2.resentInRow))
       continue
     }
+    h2.resentInRow++
     h2.releaseSlot(i)
     unprocessed++
   }
-  if (unprocessed > 0) {
-    h2.retryOwed += unprocessed
-    h2.client.resend(unprocessed)
-  }
+  if (unprocessed > 0) h2.client.resend(unprocessed)
   h2.client.checkIdle()
 }
 

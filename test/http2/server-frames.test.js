@@ -194,24 +194,29 @@ t.test('RST_STREAM: its request fails with the server\'s code; the slot is free'
   t.same(callsOf(s.calls, 'respond'), [])
 })
 
-t.test('REFUSED_STREAM: the request goes again, once; a retry refused too, or a stream refused after its response began, fails', async (t) => {
-  const s = h2({ pipelining: 8, settings: {} })
+t.test('REFUSED_STREAM: the request goes again while the server answers between; pipelining in a row with no response, then errors', async (t) => {
+  const s = h2({ pipelining: 3, settings: {} })
   const { protocol } = s
   protocol.send(3, 0, null)
   onRstStream(protocol, 3, 7)
   t.same(callsOf(s.calls, 'resend'), [[1]], 'stream 3 not processed: sent again, counted in resent')
   t.same(callsOf(s.calls, 'requestFailed'), [])
   t.equal(protocol.inFlight, 2)
-  protocol.send(2, 0, null)
-  t.same([protocol.retried[protocol.slotOf.get(7)], protocol.retried[protocol.slotOf.get(9)]], [1, 0], 'the next stream carries the retry')
-  onRstStream(protocol, 7, 7)
-  t.match(callsOf(s.calls, 'requestFailed'), [[{ code: 'AC_H2_RST_REFUSED_STREAM', message: 'the HTTP/2 server reset stream 7 with REFUSED_STREAM' }]], 'the retry refused: an error, not a third send')
-  onRstStream(protocol, 9, 7)
-  t.same(callsOf(s.calls, 'resend'), [[1], [1]], 'a first refusal of another request: sent again')
-  s.feed(encodeHeaders(1, OK, false))
+  onRstStream(protocol, 5, 7)
   onRstStream(protocol, 1, 7)
+  t.same(callsOf(s.calls, 'resend'), [[1], [1], [1]], 'as many in a row as are in flight')
+  protocol.send(3, 0, null)
+  onRstStream(protocol, 7, 7)
+  t.match(callsOf(s.calls, 'requestFailed'), [[{ code: 'AC_H2_RST_REFUSED_STREAM', message: 'the HTTP/2 server reset stream 7 with REFUSED_STREAM' }]], 'a fourth with no response since: an error, not sent again')
+  s.feed(encodeHeaders(9, OK, true))
+  t.equal(callsOf(s.calls, 'respond').length, 1)
+  onRstStream(protocol, 11, 7)
+  t.same(callsOf(s.calls, 'resend').length, 4, 'a response came: refused streams go again')
+  protocol.send(1, 0, null)
+  s.feed(encodeHeaders(13, OK, false))
+  onRstStream(protocol, 13, 7)
   t.equal(callsOf(s.calls, 'requestFailed').length, 2, 'its response had begun: it was processed, so it is an error')
-  t.equal(callsOf(s.calls, 'resend').length, 2)
+  t.equal(callsOf(s.calls, 'resend').length, 4)
 })
 
 t.test('a stream error the parser found: RST_STREAM with its code, and its request fails', async (t) => {
@@ -263,14 +268,25 @@ t.test('GOAWAY: the streams above its last go again, once; the rest are answered
   t.same(callsOf(s.calls, 'respond').map((c) => c[3]), [1, 2], 'streams 1 and 3 answered; 5 is not ours any more')
   t.equal(protocol.inFlight, 0)
 
+  // Streams 1 and 3 were answered: the count of resends in a row started
+  // over. A new connection's GOAWAY leaves 7 of 8 streams unprocessed: all
+  // 7 go again; the next's leaves 8, with no response since: 1 more may go
+  // (8 in a row with pipelining 8), the other 7 end in errors.
+  t.equal(protocol.resentInRow, 0)
   protocol.open()
-  protocol.newConnection()
   onSettings(protocol, false, {})
-  protocol.send(3, 0, null)
-  t.same([1, 3, 5].map((id) => protocol.retried[protocol.slotOf.get(id)]), [1, 1, 0], 'on the next connection, the first two streams carry the retries')
+  protocol.send(8, 0, null)
   onGoaway(protocol, 1, 0, EMPTY)
-  t.match(callsOf(s.calls, 'requestFailed'), [[{ code: 'AC_H2_GOAWAY', message: 'the HTTP/2 server did not process stream 3 (GOAWAY with last stream 1), a request already sent again once' }]], 'a retry above the last: an error')
-  t.same(callsOf(s.calls, 'resend'), [[2], [1]], 'stream 5, a first time: sent again')
+  t.same(callsOf(s.calls, 'resend'), [[2], [7]])
+  t.equal(callsOf(s.calls, 'requestFailed').length, 0)
+  protocol.open()
+  onSettings(protocol, false, {})
+  protocol.send(8, 0, null)
+  onGoaway(protocol, 0, 0, EMPTY)
+  t.same(callsOf(s.calls, 'resend').pop(), [1], 'up to pipelining in a row')
+  const failed = callsOf(s.calls, 'requestFailed').map(([err]) => err)
+  t.equal(failed.length, 7, 'beyond: errors')
+  for (const err of failed) t.match(err, { code: 'AC_H2_GOAWAY', message: /^the HTTP\/2 server did not process stream \d+ \(GOAWAY with last stream 0\), with 8 requests already sent again and no response since$/ })
 
   const none = h2({ settings: {} })
   none.protocol.send(1, 0, null)
