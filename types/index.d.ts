@@ -592,6 +592,7 @@ declare namespace autocannon {
     | 'AC_H2_RST_HTTP_1_1_REQUIRED'
     | 'AC_H2_RST_UNKNOWN'
     | 'AC_H2_GOAWAY'
+    | 'AC_H2_NOT_OFFERED'
     | 'AC_H2_NO_SETTINGS'
     | 'AC_UNKNOWN'
 

@@ -16,8 +16,9 @@
 //   withIds(template, base) → (id) → the request with every tag replaced
 //     by id; without it, each such request is encoded again
 //   template(template, base, name, conn) → a writer of the request's {{…}}
-//     holes (HTTP/1.1's template-writer.js), or null when it has none;
-//     without it, a protocol takes no templates (refused before the run)
+//     holes (HTTP/1.1's template-writer.js, HTTP/2's request-template.js:
+//     fresh(state, 1) → one request, and for HTTP/1.1 batch(state, n)), or
+//     null when it has none; without it, the holes are sent as they are
 
 const { InvalidOptionError, HookError } = require('../core/errors')
 const { checkBody } = require('../core/http-syntax')
@@ -282,7 +283,7 @@ class RequestSequence {
   // hooks, no shared order): the protocol may then write n at once.
   get templateOnly () {
     const entries = this.entries
-    return entries.length === 1 && entries[0].writer !== null && !this.usesContext && this.order === null
+    return entries.length === 1 && entries[0].writer !== null && entries[0].writer.batch !== undefined && !this.usesContext && this.order === null
   }
 
   // n requests of the templateOnly entry, as the writer makes them at once

@@ -6,7 +6,6 @@
 // the option, the hook or the file at fault, before anything is sent.
 
 const { loadFunction } = require('../core/load-function')
-const { InvalidOptionError } = require('../core/errors')
 
 // requests[] with hook files loaded: each file is required once per run
 // (per thread), not once per connection, and a bad one fails the run up
@@ -53,29 +52,6 @@ function checkTemplates (config) {
   }
 }
 
-// Over HTTP/2 a request is framed, not spliced together from bytes:
-// {{…}} cannot be filled in. Refused before the run, for each target that
-// speaks h2, naming the request as the run names it (a request a
-// setupRequest hook makes is not filled over HTTP/1.1 either).
-function refuseTemplatesOverH2 (config, prepared) {
-  const h2 = config.urls.filter((target) => target.protocol === 'h2')
-  if (h2.length === 0) return
-  const { hasTemplate, check } = require('../http1/template')
-  for (const target of h2) {
-    const entries = (prepared.requestsByOrigin && prepared.requestsByOrigin.get(target.origin)) || config.requests
-    const named = !!(entries && entries.length)
-    for (const [i, entry] of (named ? entries : [{}]).entries()) {
-      if (entry.setupRequest) continue
-      const name = named ? `requests[${i}]` : 'request'
-      const headers = { ...prepared.baseHeaders, ...entry.headers }
-      const values = [entry.path || target.path, entry.body !== undefined ? entry.body : prepared.baseBody, ...Object.values(headers)]
-      if (values.some((value) => hasTemplate(value) && check(value, name))) {
-        throw new InvalidOptionError(name, '{{…}}', 'templates are filled into HTTP/1.1 requests only: not with http2')
-      }
-    }
-  }
-}
-
 // The requests of a --targets file or a HAR (each request brings its
 // method, path, headers and body: method, body, form and requests are
 // ignored; headers still apply beneath the file's), or of `requests` with
@@ -103,7 +79,6 @@ function prepare (config) {
   }
   checkTemplates(config)
   prepared.requestsByOrigin = requestsByOrigin(config, prepared)
-  refuseTemplatesOverH2(config, prepared)
   return prepared
 }
 

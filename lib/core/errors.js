@@ -69,7 +69,7 @@ const COUNTED = {
   AC_H2_RST_SETTINGS_TIMEOUT: ['parse', 'The HTTP/2 server reset the stream with SETTINGS_TIMEOUT.'],
   AC_H2_RST_STREAM_CLOSED: ['parse', 'The HTTP/2 server reset the stream with STREAM_CLOSED.'],
   AC_H2_RST_FRAME_SIZE_ERROR: ['parse', 'The HTTP/2 server reset the stream with FRAME_SIZE_ERROR.'],
-  AC_H2_RST_REFUSED_STREAM: ['parse', 'The HTTP/2 server reset the stream with REFUSED_STREAM: it did not process the request (counted, not sent again, so a server that refuses every stream cannot hold the run in a loop).'],
+  AC_H2_RST_REFUSED_STREAM: ['parse', 'The HTTP/2 server reset the stream with REFUSED_STREAM when it had refused as many streams as are in flight (pipelining) with no response since: a refused request is sent again (counted in `resent`) while the server answers in between, so a server that refuses every stream cannot hold the run in a loop.'],
   AC_H2_RST_CANCEL: ['parse', 'The HTTP/2 server reset the stream with CANCEL.'],
   AC_H2_RST_COMPRESSION_ERROR: ['parse', 'The HTTP/2 server reset the stream with COMPRESSION_ERROR.'],
   AC_H2_RST_CONNECT_ERROR: ['parse', 'The HTTP/2 server reset the stream with CONNECT_ERROR.'],
@@ -77,7 +77,10 @@ const COUNTED = {
   AC_H2_RST_INADEQUATE_SECURITY: ['parse', 'The HTTP/2 server reset the stream with INADEQUATE_SECURITY.'],
   AC_H2_RST_HTTP_1_1_REQUIRED: ['parse', 'The HTTP/2 server reset the stream with HTTP_1_1_REQUIRED: it wants this request over HTTP/1.1.'],
   AC_H2_RST_UNKNOWN: ['parse', 'The HTTP/2 server reset the stream with an error code RFC 9113 does not define (the message has it).'],
-  AC_H2_GOAWAY: ['parse', 'The HTTP/2 server sent GOAWAY with an error code (the message names it) and closed the connection before answering the requests it had taken (those it had not are sent again).'],
+  AC_H2_GOAWAY: ['parse', 'The HTTP/2 server sent GOAWAY with an error code (the message names it) and closed the connection before answering the requests it had taken (those it had not are sent again, as refused streams are: beyond pipelining of them in a row with no response, they count here).'],
+  // Raised before the run too (above); counted when a connection opened
+  // during the run is not offered h2.
+  AC_H2_NOT_OFFERED: ['connect', 'With http2, a connection opened during the run whose server did not offer HTTP/2 in TLS (ALPN h2): the connection fails, one request counts, and it is opened again with a back-off.'],
   AC_H2_NO_SETTINGS: ['connect', 'The HTTP/2 server closed the connection before its SETTINGS frame, the end of the connection\'s set-up: one request counts as a failed connection.'],
   // An error that came without a code: counted as connect or read by when it happened.
   AC_UNKNOWN: [null, 'An error without a code of its own (its message is passed to reqError and --debug).']

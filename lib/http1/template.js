@@ -99,12 +99,13 @@ function mark (text, option, holes, marker, dir) {
   return out + text.slice(at)
 }
 
-// template: { method, path, headers, body } (the entry's); encode(req) →
-// the request's bytes. Returns null when it has no template, else
-// { head, body }: each { parts, holes }, parts[i] the latin1 text before
-// holes[i]; body is null when the body has no hole (else the head has a
-// Content-Length hole).
-function compile (template, encode, { name = 'request', dir } = {}) {
+// A request's templates replaced by markers: { req (the template with a
+// marker for each hole), holes, headHoles (how many of them are in the
+// path and headers), bodyHoles (whether the body has any), marker(i),
+// cut(text) → { parts, holes } of a marked text } or null when it has
+// none. Both protocols start here: HTTP/1.1 encodes req and cuts its
+// bytes (compile), HTTP/2 cuts each field (lib/http2/request-template.js).
+function markTemplate (template, { name = 'request', dir } = {}) {
   const salt = Math.random().toString(36).slice(2, 10)
   const marker = (i) => `~~${salt}${i}~~`
   const holes = []
@@ -129,22 +130,6 @@ function compile (template, encode, { name = 'request', dir } = {}) {
   if (typeof body === 'string') req.body = mark(body, 'body', holes, marker, dir)
   else if (Buffer.isBuffer(body) && body.includes('{{')) req.body = Buffer.from(mark(body.latin1Slice(0, body.length), 'body', holes, marker, dir), 'latin1')
   if (holes.length === 0) return null
-  const bytes = encode(req)
-  const text = bytes.latin1Slice(0, bytes.length)
-  const bodyStart = text.indexOf('\r\n\r\n') + 4
-  let headText = text.slice(0, bodyStart)
-  const bodyText = text.slice(bodyStart)
-  const bodyHoles = holes.length > headHoles
-  if (bodyHoles && /\r\nTransfer-Encoding:[^\r]*chunked/i.test(headText)) {
-    // The chunk's size would be the template's, not the filled body's.
-    throw new InvalidOptionError(name, template, 'has {{…}} in a chunked body: the chunk size would be wrong; drop the Transfer-Encoding header (the body is then sent with its Content-Length)')
-  }
-  if (bodyHoles) {
-    // The body's length changes with its holes: Content-Length is filled
-    // in per request.
-    holes.push({ kind: 'contentLength' })
-    headText = headText.replace(/\r\nContent-Length: \d+\r\n/i, `\r\nContent-Length: ${marker(holes.length - 1)}\r\n`)
-  }
   const cut = (t) => {
     const split = new RegExp(`~~${salt}(\\d+)~~`, 'g')
     const parts = []
@@ -158,6 +143,34 @@ function compile (template, encode, { name = 'request', dir } = {}) {
     }
     parts.push(t.slice(at))
     return { parts, holes: found, clAt: found.findIndex((h) => h.kind === 'contentLength') }
+  }
+  return { req, holes, headHoles, bodyHoles: holes.length > headHoles, marker, cut }
+}
+
+// template: { method, path, headers, body } (the entry's); encode(req) →
+// the request's bytes. Returns null when it has no template, else
+// { head, body }: each { parts, holes }, parts[i] the latin1 text before
+// holes[i]; body is null when the body has no hole (else the head has a
+// Content-Length hole).
+function compile (template, encode, options) {
+  const marked = markTemplate(template, options)
+  if (marked === null) return null
+  const { req, holes, bodyHoles, marker, cut } = marked
+  const name = (options && options.name) || 'request'
+  const bytes = encode(req)
+  const text = bytes.latin1Slice(0, bytes.length)
+  const bodyStart = text.indexOf('\r\n\r\n') + 4
+  let headText = text.slice(0, bodyStart)
+  const bodyText = text.slice(bodyStart)
+  if (bodyHoles && /\r\nTransfer-Encoding:[^\r]*chunked/i.test(headText)) {
+    // The chunk's size would be the template's, not the filled body's.
+    throw new InvalidOptionError(name, template, 'has {{…}} in a chunked body: the chunk size would be wrong; drop the Transfer-Encoding header (the body is then sent with its Content-Length)')
+  }
+  if (bodyHoles) {
+    // The body's length changes with its holes: Content-Length is filled
+    // in per request.
+    holes.push({ kind: 'contentLength' })
+    headText = headText.replace(/\r\nContent-Length: \d+\r\n/i, `\r\nContent-Length: ${marker(holes.length - 1)}\r\n`)
   }
   return bodyHoles ? { head: cut(headText), body: cut(bodyText) } : { head: cut(text), body: null }
 }
@@ -219,4 +232,4 @@ function check (value, option, dir) {
   return scan(text, option, dir).length > 0
 }
 
-module.exports = { hasTemplate, check, compile, fill, createState }
+module.exports = { hasTemplate, check, compile, markTemplate, fill, createState }

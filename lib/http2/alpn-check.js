@@ -1,7 +1,8 @@
 'use strict'
 
 // Each https origin whose targets speak h2 (target.protocol, decided in
-// lib/config) is asked once, before the run, whether it speaks HTTP/2: one
+// lib/config) is asked once, before the run, whether it speaks HTTP/2 (and
+// each connection of the run is checked again, lib/http2/client-h2.js): one
 // connection through the target's own transport (TLS, or a proxy's tunnel
 // and TLS), whose ALPN answer must be h2. A server
 // that does not offer it refuses the run in one line (AC_H2_NOT_OFFERED)
@@ -38,7 +39,8 @@ function negotiate (target, config) {
     }
     // A server whose protocols have none of ours in common may end the
     // handshake with this alert (node's does): it offers no h2 either.
-    const onError = (err) => done(err && err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' ? '' : null)
+    // (The transport names that alert AC_H2_NOT_OFFERED for h2 targets.)
+    const onError = (err) => done(err && (err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL' || err.code === 'AC_H2_NOT_OFFERED') ? '' : null)
     socket = transportFor(target, config)(connection)
     socket.on('error', onError)
     socket.on('close', () => done(null))

@@ -20,8 +20,10 @@
 //
 // Every request started ends once: a response; an error (RST_STREAM by
 // its code, a protocol error, the connection's failure for all those in
-// flight); or, after a GOAWAY, when its stream is above the server's last
-// one, sent again on the next connection as never started.
+// flight); or, when the server did not process it (REFUSED_STREAM, or
+// its stream above a GOAWAY's last), sent again as never started, counted
+// once in `resent`: at most `pipelining` in a row with no response in
+// between, beyond which it ends in an error (server-frames.js).
 
 const { performance } = require('perf_hooks')
 const { hangUp } = require('../client/client')
@@ -93,6 +95,8 @@ class Http2 {
     this.chunks = new Array(p).fill(null)
     this.headersOf = new Array(p).fill(null)
     this.tooLarge = new Uint8Array(p)
+    // Requests sent again since the last response (on any connection).
+    this.resentInRow = 0
     this.freeAll()
 
     // A batch being built: its requests, planned times and entries.
@@ -105,8 +109,8 @@ class Http2 {
     this.fixed = null
     // The frame parser's calls: what the server's frames do (server-frames.js).
     this.frames = {
-      onData: (id, buf, start, end, endStream, flow) => onStreamData(this, id, buf, start, end, endStream, flow),
-      onHeaders: (id, buf, start, end, endStream) => onHeaders(this, id, buf, start, end, endStream),
+      onData: (id, buf, start, end, endStream, flow, wire) => onStreamData(this, id, buf, start, end, endStream, flow, wire),
+      onHeaders: (id, buf, start, end, endStream, wire) => onHeaders(this, id, buf, start, end, endStream, wire),
       onSettings: (ack, settings) => onSettings(this, ack, settings),
       onPing: (ack, opaque) => onPing(this, ack, opaque),
       onGoaway: (lastId, code, debug) => onGoaway(this, lastId, code, debug),
@@ -167,7 +171,16 @@ class Http2 {
 
   connected () {
     this.readyAt = performance.now()
-    this.connection.socket.write(PREFACE)
+    const socket = this.connection.socket
+    // ALPN is asked before the run (alpn-check.js), and again on every
+    // connection: a server that stops offering h2 mid-run (a deploy, a
+    // fallback) fails the connection by its cause instead of leaving it
+    // waiting for SETTINGS that never come.
+    if (this.client.target.secure && socket.alpnProtocol !== 'h2') {
+      const chosen = socket.alpnProtocol
+      return this.client.fail(new ResponseParseError('AC_H2_NOT_OFFERED', `the server at ${this.client.target.origin} did not offer HTTP/2 on a new connection (ALPN h2${chosen ? `: it chose ${chosen}` : ''})`))
+    }
+    socket.write(PREFACE)
   }
 
   read (buf, start, end) {

@@ -69,4 +69,12 @@ function goawayError (code, debug) {
   return err
 }
 
-module.exports = { ERROR_CODES, errorName, http2Error, resetError, goawayError }
+// A stream above a GOAWAY's last, when `resent` requests were already
+// sent again with no response since: it is not sent again.
+function notProcessedAgainError (streamId, lastId, resent) {
+  const err = new ResponseParseError('AC_H2_GOAWAY', `the HTTP/2 server did not process stream ${streamId} (GOAWAY with last stream ${lastId}), with ${resent} requests already sent again and no response since`)
+  err.http2Code = ERROR_CODES.REFUSED_STREAM
+  return err
+}
+
+module.exports = { ERROR_CODES, errorName, http2Error, resetError, goawayError, notProcessedAgainError }

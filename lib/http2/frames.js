@@ -18,10 +18,13 @@
 //     flow control, §6.1), so the calls of one frame add up to its length;
 //     a frame read whole is one call, and a frame whose padding comes in a
 //     later read ends with a call with start === end. endStream is set on
-//     the frame's last call only.
-//   onHeaders(streamId, buf, start, end, endStream)
+//     the frame's last call only. wire: the octets on the wire this call
+//     accounts for (flowControlled, plus the frame's 9-octet header on its
+//     first call), for counting bytes read as HTTP/1.1 counts them.
+//   onHeaders(streamId, buf, start, end, endStream, wire)
 //     a whole header block, once per HEADERS frame with its CONTINUATION
-//     frames, in the order they came (the HPACK decoder needs them so).
+//     frames, in the order they came (the HPACK decoder needs them so);
+//     wire: the octets of those frames, headers, padding and all.
 //   onSettings(ack, settings)  settings: { headerTableSize, enablePush,
 //     maxConcurrentStreams, initialWindowSize, maxFrameSize,
 //     maxHeaderListSize } as present in the frame, checked; null for an ACK
@@ -233,7 +236,11 @@ class FrameParser {
     this.left = 0
     this.padLeft = 0
     this.flow = 0
-    // A header block awaiting its CONTINUATION frames on blockStream.
+    // The 9 octets of the DATA frame being read, until its first call.
+    this.dataHead = 0
+    // A header block awaiting its CONTINUATION frames on blockStream, and
+    // the octets of its frames so far.
+    this.blockWire = 0
     this.block = null
     this.blockLength = 0
     this.blockStream = 0
@@ -327,7 +334,9 @@ class FrameParser {
           }
           const last = this.left === 0 && this.padLeft === 0
           if (this.left === 0) this.state = last ? S_HEAD : S_PADDING
-          this.handler.onData(this.streamId, buf, i, i + take, last && (this.flags & END_STREAM) !== 0, flow)
+          const head = this.dataHead
+          this.dataHead = 0
+          this.handler.onData(this.streamId, buf, i, i + take, last && (this.flags & END_STREAM) !== 0, flow, flow + head)
           i = next
           continue
         }
@@ -355,9 +364,11 @@ class FrameParser {
   // The end of a DATA frame whose last octets were padding (or none).
   dataEnd (buf, i) {
     const flow = this.flow
+    const head = this.dataHead
     this.flow = 0
+    this.dataHead = 0
     this.state = S_HEAD
-    this.handler.onData(this.streamId, buf, i, i, (this.flags & END_STREAM) !== 0, flow)
+    this.handler.onData(this.streamId, buf, i, i, (this.flags & END_STREAM) !== 0, flow, flow + head)
   }
 
   // Checks a frame header and sets the state that reads its payload;
@@ -378,11 +389,12 @@ class FrameParser {
         if (streamId === 0) return this.fail('PROTOCOL_ERROR', 'a DATA frame on stream 0')
         this.flow = 0
         this.padLeft = 0
+        this.dataHead = FRAME_HEADER_SIZE
         if ((flags & PADDED) !== 0) {
           if (length === 0) return this.fail('FRAME_SIZE_ERROR', 'a padded DATA frame without its pad length')
           this.state = S_DATA_PAD_LENGTH
         } else if (length === 0) {
-          this.handler.onData(streamId, EMPTY, 0, 0, (flags & END_STREAM) !== 0, 0)
+          this.handler.onData(streamId, EMPTY, 0, 0, (flags & END_STREAM) !== 0, 0, FRAME_HEADER_SIZE)
         } else {
           this.left = length
           this.state = S_DATA
@@ -459,9 +471,10 @@ class FrameParser {
         const endStream = (flags & END_STREAM) !== 0
         if ((flags & END_HEADERS) !== 0) {
           if (e - s > this.maxHeaderBlockSize) return this.blockTooLarge(e - s)
-          this.handler.onHeaders(streamId, buf, s, e, endStream)
+          this.handler.onHeaders(streamId, buf, s, e, endStream, FRAME_HEADER_SIZE + this.length)
           return
         }
+        this.blockWire = FRAME_HEADER_SIZE + this.length
         this.blockLength = 0
         this.blockStream = streamId
         this.blockEndStream = endStream
@@ -469,9 +482,10 @@ class FrameParser {
         return
       }
       case CONTINUATION: {
+        this.blockWire += FRAME_HEADER_SIZE + this.length
         if (this.append(buf, start, end) === false || (flags & END_HEADERS) === 0) return
         this.blockStream = 0
-        this.handler.onHeaders(streamId, this.block, 0, this.blockLength, this.blockEndStream)
+        this.handler.onHeaders(streamId, this.block, 0, this.blockLength, this.blockEndStream, this.blockWire)
         return
       }
       case RST_STREAM:

@@ -475,7 +475,16 @@ function checkPath (path) {
 // clients must send it (RFC 9113 §8.3.1). The user's Content-Length is
 // replaced by `contentLength` (the body's, when there is one; the caller
 // knows it), so it cannot disagree with the DATA frames.
-function encodeRequestHeaders ({ method = 'GET', scheme = 'http', authority, path = '/', headers, contentLength }) {
+function encodeRequestHeaders (request) {
+  const fields = requestFields(request)
+  const parts = []
+  for (let k = 0; k < fields.length; k += 2) parts.push(encodeField(fields[k], fields[k + 1]))
+  return Buffer.concat(parts)
+}
+
+// The fields of a request's header block, checked, in the order they are
+// sent: [name, value, name, value…].
+function requestFields ({ method = 'GET', scheme = 'http', authority, path = '/', headers, contentLength }) {
   if (typeof method !== 'string' || !isToken(method)) throw new InvalidOptionError('method', method, 'must be an HTTP token such as GET or POST')
   checkPath(path)
   const fields = []
@@ -512,17 +521,28 @@ function encodeRequestHeaders ({ method = 'GET', scheme = 'http', authority, pat
   if (authority !== undefined && authority !== null && (typeof authority !== 'string' || !isValidHeaderValue(authority))) {
     throw new InvalidOptionError('host', authority, 'must be a string without CR, LF or other control characters')
   }
-  const parts = [encodeField(':method', method), encodeField(':scheme', scheme)]
-  if (authority) parts.push(encodeField(':authority', authority))
-  parts.push(encodeField(':path', path))
-  for (let k = 0; k < fields.length; k += 2) parts.push(encodeField(fields[k], fields[k + 1]))
-  if (typeof contentLength === 'number') parts.push(encodeField('content-length', String(contentLength)))
-  return Buffer.concat(parts)
+  const out = [':method', method, ':scheme', scheme]
+  if (authority) out.push(':authority', authority)
+  out.push(':path', path, ...fields)
+  if (typeof contentLength === 'number') out.push('content-length', String(contentLength))
+  return out
+}
+
+// What a literal field without indexing (never indexed when sensitive)
+// starts with, up to its value's string (§6.2.2, §6.2.3): for a value
+// written per request after it.
+function literalPrefix (name) {
+  const flags = SENSITIVE.has(name) ? 0x10 : 0x00
+  const nameIndex = STATIC_NAME_INDEX.get(name)
+  if (nameIndex !== undefined) return Buffer.from(encodeInteger(nameIndex, 4, flags))
+  return Buffer.concat([Buffer.from([flags]), encodeString(Buffer.from(name, 'latin1'))])
 }
 
 module.exports = {
   Decoder,
   encodeRequestHeaders,
+  requestFields,
+  literalPrefix,
   encodeTableSizeUpdate,
   encodeInteger,
   encodeString,

@@ -52,11 +52,20 @@ function withTableSizeUpdate (request) {
 }
 
 // How a request sequence (lib/client/request-sequence.js) encodes for
-// HTTP/2 at a target: frames, encoded again for each request with ids.
-// No {{…}} templates (refused before the run).
+// HTTP/2 at a target: frames, encoded again for each request with ids;
+// {{…}} holes written per request (request-template.js, loaded with the
+// first request that has one).
 function h2Encoding (target) {
   const scheme = target.secure ? 'https' : 'http'
-  return Object.freeze({ encode: (req) => encodeH2Request(req, scheme) })
+  return Object.freeze({
+    encode: (req) => encodeH2Request(req, scheme),
+    template (template, base, name, conn) {
+      const { hasTemplate } = require('../http1/template')
+      const headers = template.headers
+      if (!hasTemplate(template.path) && !hasTemplate(template.body) && !Object.keys(headers).some((k) => hasTemplate(headers[k]))) return null
+      return require('./request-template').compileH2(template, base, scheme, name, conn)
+    }
+  })
 }
 
 module.exports = { encodeH2Request, withTableSizeUpdate, h2Encoding }

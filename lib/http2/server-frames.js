@@ -4,11 +4,18 @@
 // sends: the FrameParser's calls, as functions of the client's protocol
 // object `h2` (its streams' slots, windows and settings live there).
 // Responses complete on END_STREAM; a RST_STREAM or a stream error ends
-// its request; a connection error fails the connection; a GOAWAY sends
-// the streams the server did not process again, on a new connection.
+// its request; a connection error fails the connection. What the server
+// says it did not process (REFUSED_STREAM before any response, streams
+// above a GOAWAY's last) goes again (RFC 9113 §8.7), counted once, as
+// long as the server answers in between: at most `pipelining` in a row
+// with no response since, after which such a request ends in an error, so
+// a server that refuses every stream cannot hold a run in a loop. (A mark
+// on the retried request itself would not do: it is given back to the run
+// and made anew, and a server that refuses every tenth stream refuses a
+// retry sent at the same place of the next round.)
 
 const { MAX_WINDOW, encodeSettings, encodeWindowUpdate, encodePing, encodeRstStream, encodeGoaway } = require('./frames')
-const { ERROR_CODES, http2Error, resetError } = require('./errors')
+const { ERROR_CODES, http2Error, resetError, notProcessedAgainError } = require('./errors')
 
 // A window is topped up once this much of it was read.
 const WINDOW_REFILL = 1 << 29
@@ -49,7 +56,11 @@ function onWindowUpdate (h2, id, increment) {
   if (h2.blocked.length > 0) h2.sendBodies()
 }
 
-function onHeaders (h2, id, buf, start, end, endStream) {
+// wire: the octets its frames took on the wire (frames.js): what a
+// response counts in bytes read, as HTTP/1.1 counts a response's head and
+// body as they came (a benchmark's throughput is bytes on the wire, the
+// same way over both protocols).
+function onHeaders (h2, id, buf, start, end, endStream, wire = end - start) {
   // Every block is decoded, whoever's: the table must stay in step.
   const slot = h2.slotOf.get(id)
   const want = h2.client.wantHeaders && slot !== undefined
@@ -60,7 +71,7 @@ function onHeaders (h2, id, buf, start, end, endStream) {
     return onConnectionError(h2, err)
   }
   if (slot === undefined) return
-  h2.bytesOf[slot] += end - start
+  h2.bytesOf[slot] += wire
   if (h2.status[slot] !== 0) {
     // Trailers.
     if (endStream) complete(h2, slot)
@@ -77,7 +88,7 @@ function onHeaders (h2, id, buf, start, end, endStream) {
   if (endStream) complete(h2, slot)
 }
 
-function onStreamData (h2, id, buf, start, end, endStream, flow) {
+function onStreamData (h2, id, buf, start, end, endStream, flow, wire = flow) {
   h2.recvOwed += flow
   if (h2.recvOwed >= WINDOW_REFILL) {
     h2.control(encodeWindowUpdate(0, h2.recvOwed))
@@ -92,7 +103,7 @@ function onStreamData (h2, id, buf, start, end, endStream, flow) {
     h2.recvStream[slot] = 0
   }
   const length = end - start
-  h2.bytesOf[slot] += length
+  h2.bytesOf[slot] += wire
   const chunks = h2.chunks[slot]
   if (chunks !== null && length > 0 && h2.tooLarge[slot] === 0) {
     h2.bodySize[slot] += length
@@ -118,6 +129,8 @@ function complete (h2, slot) {
   const headers = h2.headersOf[slot]
   const tooLarge = h2.tooLarge[slot] === 1
   h2.releaseSlot(slot)
+  // The server answers: what it refuses may go again.
+  h2.resentInRow = 0
   if (tooLarge) return h2.client.overflowed()
   let body = null
   if (chunks !== null) body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
@@ -127,6 +140,12 @@ function complete (h2, slot) {
 function onRstStream (h2, id, code) {
   const slot = h2.slotOf.get(id)
   if (slot === undefined) return
+  // Refused before any response: not processed, so it may go again.
+  if (code === ERROR_CODES.REFUSED_STREAM && h2.status[slot] === 0 && h2.resentInRow < h2.pipelining) {
+    h2.resentInRow++
+    h2.releaseSlot(slot)
+    return h2.client.resend(1)
+  }
   endInError(h2, slot, resetError(code, id))
 }
 
@@ -160,7 +179,8 @@ function onConnectionError (h2, err) {
 }
 
 // Streams above lastId were not processed (§6.8): they go again on the
-// next connection, counted once. No new stream goes on this one, which
+// next connection, counted once (beyond the resends in a row allowed,
+// they end in an error). No new stream goes on this one, which
 // closes once the rest are answered.
 function onGoaway (h2, lastId, code, debug) {
   h2.goingAway = true
@@ -169,10 +189,15 @@ function onGoaway (h2, lastId, code, debug) {
   h2.goawayDebug = debug
   let unprocessed = 0
   for (let i = 0; i < h2.pipelining; i++) {
-    if (h2.streamOf[i] > lastId) {
-      h2.releaseSlot(i)
-      unprocessed++
+    const id = h2.streamOf[i]
+    if (id <= lastId) continue
+    if (h2.resentInRow >= h2.pipelining) {
+      endInError(h2, i, notProcessedAgainError(id, lastId, h2.resentInRow))
+      continue
     }
+    h2.resentInRow++
+    h2.releaseSlot(i)
+    unprocessed++
   }
   if (unprocessed > 0) h2.client.resend(unprocessed)
   h2.client.checkIdle()

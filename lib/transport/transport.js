@@ -47,6 +47,7 @@ function secure (target, connection, tlsConfig) {
   }
   const socket = tls.connect(options)
   socket.setNoDelay(true)
+  if (target.protocol === 'h2') socket.once('error', notOffered)
   socket.once('secureConnect', () => connection.onConnect())
   // Resuming the session makes reconnects (reconnectRate, Connection:
   // close) cost one round trip instead of a full handshake.
@@ -63,12 +64,24 @@ function tlsOptions (target, given = {}) {
     ...given,
     // HTTP/2 over TLS is asked for in the handshake (ALPN), by the name
     // the config gave the target's protocol; the server's answer is
-    // checked once before the run (lib/http2/alpn-check.js).
+    // checked before the run (lib/http2/alpn-check.js) and on every
+    // connection (lib/http2/client-h2.js).
     ...(target.protocol === 'h2' ? { ALPNProtocols: [target.protocol] } : {}),
     // One OpenSSL context for all of the target's connections, made from
     // the same options: tls.connect would otherwise build one per
     // connection, a fifth of the CPU of a handshake-per-request run.
     secureContext: given.secureContext || require('tls').createSecureContext(given)
+  }
+}
+
+// A server whose protocols have none of ours in common may end the
+// handshake with this alert (node's does) rather than choose none: over
+// HTTP/2 that is a server that does not offer h2, counted as such (the
+// connection's own 'error' listener, added after this one, sees the code).
+function notOffered (err) {
+  if (err && err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL') {
+    err.message = `the server did not offer HTTP/2 on a new connection (ALPN h2): ${err.message}`
+    err.code = 'AC_H2_NOT_OFFERED'
   }
 }
 

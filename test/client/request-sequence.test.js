@@ -358,10 +358,14 @@ t.test('templates: through the encoding\'s template(), one request or a batch', 
   t.equal(h1Sequence([{ path: '/a' }], { templates }).templateOnly, false, 'no holes: static')
   t.equal(text(h1Sequence([{ path: '/{{seq}}' }]).next()), h1('GET', '/{{seq}}'), 'no template state: the text as it is')
 
+  const bare = new RequestSequence(BASE, [{ path: '/{{seq}}' }], { encoding: { encode: h2Encoding({ secure: false }).encode }, templates })
+  t.equal(bare.entries[0].writer, null, 'an encoding without template(): no writer')
+  t.equal(fieldsOf(bare.next())[':path'], '/{{seq}}', 'the holes sent as they are')
+  t.equal(bare.templateOnly, false)
   const h2 = new RequestSequence(BASE, [{ path: '/{{seq}}' }], { encoding: h2Encoding({ secure: false }), templates })
-  t.equal(h2.entries[0].writer, null, 'an encoding without template(): no writer (refused before the run)')
-  t.equal(fieldsOf(h2.next())[':path'], '/{{seq}}')
-  t.equal(h2.templateOnly, false)
+  t.not(h2.entries[0].writer, null, 'HTTP/2\'s encoding: a writer')
+  t.same([fieldsOf(h2.next())[':path'], fieldsOf(h2.next())[':path']], ['/9', '/10'], 'filled per request, from the same state')
+  t.equal(h2.templateOnly, false, 'no batches: HTTP/2 frames requests one by one')
 })
 
 t.test('setHeaders, setBody, setRequest: on the entry last sent, or the first before any', async (t) => {

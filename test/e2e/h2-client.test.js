@@ -247,8 +247,8 @@ t.test('forms, HAR entries, thresholds and maxConnectionRequests over HTTP/2', a
   t.equal(server.sessions - before - 1, 5, 'a new HTTP/2 connection every 10 requests')
 })
 
-t.test('{{…}} templates are refused over HTTP/2, in one line naming the request', async (t) => {
-  await t.rejects(autocannon({ url: 'http://127.0.0.1:1/{{seq}}', http2: true, connections: 1, amount: 1 }), { code: 'AC_INVALID_OPTION', message: /templates are filled into HTTP\/1\.1 requests only/ })
+t.test('a malformed {{…}} template is refused over HTTP/2 as over HTTP/1.1, in one line naming the option (filled ones: h2-gaps.test.js)', async (t) => {
+  await t.rejects(autocannon({ url: 'http://127.0.0.1:1/{{int 9 1}}', http2: true, connections: 1, amount: 1 }), { code: 'AC_INVALID_OPTION', option: 'url', message: /at character \d+: \{\{int A B\}\} needs two integers/ })
 })
 
 t.test('[<id>] over HTTP/2: a fresh id in each request', async (t) => {

@@ -41,9 +41,11 @@ function freePort () {
 }
 
 // tlsFiles: [key, cert], which follow the port; none for --no-tls.
-async function startNghttpd (t, args, tlsFiles = []) {
+// onStdout: given what nghttpd prints (with -v, each frame it receives).
+async function startNghttpd (t, args, tlsFiles = [], onStdout = null) {
   const port = await freePort()
-  const child = spawn('nghttpd', ['-a', '127.0.0.1', ...args, String(port), ...tlsFiles], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const child = spawn('nghttpd', ['-a', '127.0.0.1', ...args, String(port), ...tlsFiles], { stdio: ['ignore', onStdout ? 'pipe' : 'ignore', 'pipe'] })
+  if (onStdout) child.stdout.on('data', onStdout)
   let stderr = ''
   child.stderr.on('data', (c) => { stderr += c })
   t.teardown(() => child.kill())
@@ -161,6 +163,28 @@ if (!which('nghttpd')) {
     const echoed = await autocannon({ url, http2: true, method: 'POST', body: 'echo me', expectBody: 'echo me', connections: 1, pipelining: 4, amount: 50 })
     t.equal(echoed.requests.total, 50)
     t.equal(echoed.mismatches, 0, 'the POST bodies came back')
+  })
+
+  t.test('/item/{{seq}} × 400 with 2 workers: nghttpd sees 400 distinct paths (its -v log)', async (t) => {
+    fs.mkdirSync(path.join(docs, 'item'), { recursive: true })
+    for (let i = 0; i < 400; i++) fs.writeFileSync(path.join(docs, 'item', String(i)), `item ${i}`)
+    let log = ''
+    const port = await startNghttpd(t, ['--no-tls', '-v', '-d', docs], [], (chunk) => { log += chunk })
+    const r = await autocannon({ url: `http://127.0.0.1:${port}/item/{{seq}}`, http2: true, workers: 2, connections: 4, pipelining: 5, amount: 400 })
+    t.equal(r.errors, 0, JSON.stringify(r.errorCodes))
+    t.equal(r['2xx'], 400, 'each path a file nghttpd served')
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const paths = [...log.matchAll(/recv \(stream_id=\d+\) :path: (\S+)/g)].map((m) => m[1])
+    t.equal(paths.length, 400, 'nghttpd received 400 requests')
+    t.equal(new Set(paths).size, 400, `${new Set(paths).size} distinct paths`)
+    t.same(paths.map((p) => Number(p.slice('/item/'.length))).sort((a, b) => a - b), Array.from({ length: 400 }, (_, i) => i))
+
+    // A server whose decoder table is 0: a filled block carries the size
+    // update first, as a built one does.
+    const zero = await startNghttpd(t, ['--no-tls', '-d', docs, '-c', '0'])
+    const z = await autocannon({ url: `http://127.0.0.1:${zero}/item/{{seq}}`, http2: true, connections: 2, pipelining: 5, amount: 100 })
+    t.equal(z.errors, 0, JSON.stringify(z.errorCodes))
+    t.equal(z['2xx'], 100)
   })
 
   t.test('the client against nghttpd over TLS (ALPN h2)', async (t) => {

@@ -17,7 +17,7 @@ const { readResults } = require('../../lib/results/saved-result')
 const printResult = require('../../lib/output/print-result')
 const { childServer } = require('../helpers/servers')
 const { run } = require('../helpers/cli')
-const { searchA, searchB } = require('../helpers/synthetic-search')
+const { searchA, searchB, search: searchAt } = require('../helpers/synthetic-search')
 
 const OUT = path.join(__dirname, '..', '..', '.tap', 'report-html')
 
@@ -102,6 +102,12 @@ function drawn (page) {
       out[id] = {
         labels: plot.series.slice(1).map((s) => s.label),
         legend: [...document.querySelectorAll(`#chart-${id} .u-legend .u-series .u-label`)].map((e) => e.textContent),
+        // A value box in the legend (uPlot's live legend): empty on a page
+        // no cursor moves over.
+        legendValues: document.querySelectorAll(`#chart-${id} .u-legend .u-value`).length,
+        // Each axis: its scale, the ticks it drew and their labels.
+        axes: plot.axes.map((a) => ({ scale: a.scale, ticks: a._splits, labels: a._values })),
+        scales: Object.fromEntries(Object.entries(plot.scales).map(([k, sc]) => [k, [sc.min, sc.max, sc.distr]])),
         colours,
         alone,
         painted,
@@ -130,7 +136,8 @@ function checkCharts (t, charts, expected) {
   for (const [id, labels] of Object.entries(expected)) {
     const c = charts[id]
     t.same(c.labels, labels, `${id}: series`)
-    t.same(c.legend.slice(1), labels, `${id}: legend`)
+    t.same(c.legend, labels, `${id}: legend`)
+    t.equal(c.legendValues, 0, `${id}: a static legend, no value boxes`)
     t.ok(c.size[0] > 300 && c.size[1] > 100, `${id}: canvas ${c.size.join('×')}`)
     t.ok(c.painted > 5000, `${id}: canvas drawn (${c.painted} pixels)`)
     c.labels.forEach((label, k) => t.ok(c.alone[k] > 20, `${id}: the line "${label}" is on the canvas (${c.alone[k]} pixels of ${c.colours[k]} drawn alone)`))
@@ -176,7 +183,8 @@ async function checkTables (t, page, runs) {
 // for each connection count p50, p99, p99.9 and each latency SLO as a line
 // at its limit. Lines with no point (no rate passed) are not looked for.
 function checkSearchCharts (t, charts, files) {
-  const expected = { capacity: files.map((f) => f.name) }
+  // No rate passed in any file: no capacity chart at all.
+  const expected = files.some(({ search }) => search.searches.some((s) => s.best)) ? { capacity: files.map((f) => f.name) } : {}
   const slos = []
   let k = 0
   for (const { search } of files) {
@@ -191,7 +199,8 @@ function checkSearchCharts (t, charts, files) {
   for (const [id, labels] of Object.entries(expected)) {
     const c = charts[id]
     t.same(c.labels, labels, `${id}: series`)
-    t.same(c.legend.slice(1), labels, `${id}: legend`)
+    t.same(c.legend, labels, `${id}: legend`)
+    t.equal(c.legendValues, 0, `${id}: a static legend, no value boxes`)
     t.ok(c.size[0] > 300 && c.size[1] > 100, `${id}: canvas ${c.size.join('×')}`)
     t.ok(c.painted > 5000, `${id}: canvas drawn (${c.painted} pixels)`)
     c.labels.forEach((label, k) => {
@@ -295,9 +304,9 @@ function main () {
 
       const charts = await drawn(page)
       checkCharts(t, charts, {
-        'latency-percentiles': ['Latency', 'Latency (uncorrected)'],
-        'requests-over-time': ['Requests/s', 'Errors/s'],
-        'latency-over-time': ['p50', 'p99', 'generator pause (max)']
+        'latency-percentiles': ['Latency (corrected)', 'Latency (uncorrected)'],
+        'requests-over-time': ['Responses/s', 'Errors/s'],
+        'latency-over-time': ['p50 (corrected)', 'p99 (corrected)', 'generator pause (max)']
       })
       const distribution = charts['latency-percentiles']
       t.equal(distribution.xDistr, 3, 'percentiles on a log axis')
@@ -329,9 +338,9 @@ function main () {
       t.same(problems, [], 'no console errors or warnings')
       t.same(requests.filter((u) => u !== url), [], 'no request but the file itself')
       checkCharts(t, await drawn(page), {
-        'latency-percentiles': ['stall', 'stall (uncorrected)', 'steady.json'],
-        'requests-over-time': ['stall requests/s', 'stall errors/s', 'steady.json requests/s', 'steady.json errors/s'],
-        'latency-over-time': ['stall p50', 'stall p99', 'stall generator pause', 'steady.json p50', 'steady.json p99', 'steady.json generator pause']
+        'latency-percentiles': ['stall (corrected)', 'stall (uncorrected)', 'steady.json'],
+        'requests-over-time': ['stall responses/s', 'stall errors/s', 'steady.json responses/s', 'steady.json errors/s'],
+        'latency-over-time': ['stall p50 (corrected)', 'stall p99 (corrected)', 'stall generator pause', 'steady.json p50 (from send)', 'steady.json p99 (from send)', 'steady.json generator pause']
       })
       await checkTables(t, page, [{ result: saved[0] }, { result: saved[1] }])
       await screenshot(t, page, 'report-two.png')
@@ -351,6 +360,88 @@ function main () {
       t.equal(charts.capacity.xDistr, 3, '10 to 1000 connections on a log axis')
       await checkSearchTables(t, page, files)
       await screenshot(t, page, 'report-search.png')
+    })
+
+    await t.test('what the page draws, read from the page: a run with no errors', async (t) => {
+      const result = saved[1]
+      t.equal(result.errors, 0, 'the closed-loop run had no error')
+      const file = path.join(OUT, 'report-no-errors.html')
+      fs.writeFileSync(file, renderHtml([result]))
+      const { page, problems } = await openReport(t, browser, file)
+      t.same(problems, [], 'no console errors or warnings')
+      const charts = await drawn(page)
+      const requests = charts['requests-over-time']
+      t.same(requests.legend, ['Responses/s', 'Errors/s'], 'it counts responses, and says so')
+      t.equal(await page.evaluate(() => document.querySelector('#chart-requests-over-time .u-title').textContent), 'Responses and errors per second')
+      t.same(charts['latency-over-time'].legend, ['p50 (from send)', 'p99 (from send)', 'generator pause (max)'], 'which latency: from each send (no rate to correct for)')
+      t.same(charts['latency-percentiles'].legend, ['Latency (from send)'])
+      const errorsAxis = requests.axes.find((a) => a.scale === 'errors')
+      t.same(requests.scales.errors.slice(0, 2), [0, 1], 'no errors: the errors axis runs 0 to 1')
+      t.same(errorsAxis.ticks, [0, 1], 'with whole-number ticks only')
+      for (const id of ['requests-over-time', 'latency-over-time']) {
+        const x = charts[id].axes.find((a) => a.scale === 'x').ticks
+        // (A 2 s run's samples end near 1 s and at 2 s: one tick or two.)
+        t.ok(x.length >= 1 && x.every((v) => Number.isInteger(v)), `${id}: x ticks at whole seconds (${x.join(', ')}) for 1 s samples`)
+      }
+      const legends = await page.evaluate(() => [...document.querySelectorAll('.u-legend')].map((e) => e.textContent).join(' '))
+      t.notMatch(legends, /—/, 'no empty value boxes in any legend')
+      const cli = await page.evaluate(() => {
+        const pre = document.getElementById('cli-0')
+        const figure = pre.closest('figure')
+        const heading = figure.previousElementSibling
+        return { heading: heading.tagName + ' ' + heading.textContent, captions: figure.querySelectorAll('figcaption').length }
+      })
+      t.same(cli, { heading: 'H2 As the CLI prints it', captions: 0 }, 'one heading over the CLI\'s tables')
+      await screenshot(t, page, 'report-no-errors.png')
+    })
+
+    await t.test('what the page draws, read from the page: a search with no answer, at one connection count', async (t) => {
+      const rows = [[500, 90], [600, 95], [800, 99], [1000, 120], [1200, 150], [1500, 190], [3000, 300], [6000, 900]]
+      const none = {
+        slos: ['p99<50ms'],
+        precision: 0.02,
+        searches: [searchAt(4, 'below-low', rows.map(([rate, p99]) => ['low', rate, 'fail', 20, p99, p99 + 5]), { failed: 500, ceiling: 6000, sentence: 'Misses its SLOs even at the low rate, 500 req/s at 4 connections (p99 90 ms): no sustainable rate at this connection count.' })]
+      }
+      const file = path.join(OUT, 'report-search-none.html')
+      fs.writeFileSync(file, renderHtml([none]))
+      const { page, problems } = await openReport(t, browser, file)
+      t.same(problems, [], 'no console errors or warnings')
+      const charts = await drawn(page)
+      t.same(Object.keys(charts), ['search-0'], 'no capacity chart: no rate passed')
+      t.equal(await page.evaluate(() => document.getElementById('chart-capacity')), null)
+      t.match(await page.evaluate(() => document.getElementById('no-capacity').textContent), /No rate passed at any connection count/)
+      const steps = charts['search-0']
+      t.same(steps.legend, ['p50', 'p99', 'p99.9', 'SLO p99<50ms'])
+      t.equal(steps.scales.x[2], 3, 'offered rate on a log axis')
+      t.same(steps.axes.find((a) => a.scale === 'x').labels, ['500', '1,000', '2,000', '5,000'], 'labelled at 1, 2, 5 × 10^n')
+      const [p50, p99, p999] = steps.colours
+      t.equal(new Set([p50, p99, p999]).size, 3, 'each percentile its colour')
+      t.notOk(['#007a3d', '#009e73'].includes(p999), `p99.9 (${p999}) is not the answer's green`)
+      t.ok(await page.evaluate(() => { const s = window.autocannonReport.charts['search-0'].series; return s[3].points.paths !== s[2].points.paths }), 'p99.9 drawn with its own marker, not p99\'s')
+      t.ok(steps.alone[2] > 20, 'p99.9 on the canvas')
+      await page.setViewport({ width: 700, height: 900 })
+      // The charts follow the window's width on its resize event.
+      await page.waitForFunction(() => document.querySelector('#chart-search-0 canvas').getBoundingClientRect().width <= 700, { timeout: 10000 })
+      const width = await page.evaluate(() => document.documentElement.scrollWidth)
+      t.ok(width <= 700, `at 700 px the page is ${width} px wide: the tables fit or scroll in place`)
+      await screenshot(t, page, 'report-search-none-700.png')
+
+      const rate = (r, verdict, p99) => ['bisect', r, verdict, 3, p99, p99 + 3]
+      const one = {
+        slos: ['p99<50ms'],
+        precision: 0.02,
+        searches: [searchAt(4, 'found', [['low', 500, 'pass', 2, 10, 12], rate(6000, 'fail', 300), rate(1500, 'pass', 40), rate(2000, 'fail', 55), ['confirm', 1800, 'pass', 4, 44, 47], rate(1800, 'pass', 45)], { best: 1800, failed: 2000, ceiling: 6000, sentence: 'Sustains 1,800 req/s at 4 connections.' })]
+      }
+      const oneFile = path.join(OUT, 'report-search-one.html')
+      fs.writeFileSync(oneFile, renderHtml([one]))
+      const opened = await openReport(t, browser, oneFile)
+      t.same(opened.problems, [], 'no console errors or warnings')
+      const capacity = (await drawn(opened.page)).capacity
+      t.same(capacity.data, [[4], [1800]], 'one connection count: one point')
+      const marks = await opened.page.evaluate(() => JSON.parse(document.getElementById('report-data').textContent).charts.find((c) => c.id === 'capacity').marks)
+      t.same(marks.map((m) => [m.x, m.y, m.label]), [[4, 1800, '1,800 req/s at 4 connections']], 'and it is labelled')
+      t.same(capacity.axes.find((a) => a.scale === 'x').labels, ['4'], 'the x axis names the connection count')
+      await screenshot(t, opened.page, 'report-search-one.png')
     })
 
     await t.test('search report of a real search: --findMaxRate --html, then report', async (t) => {

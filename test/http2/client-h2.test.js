@@ -24,7 +24,7 @@ t.test('the module: its name, its factory, its encoding per target', async (t) =
   const encoded = http2.encodingFor({ secure: true }).encode({ method: 'GET', path: '/x', host: 'a.test', headers: {} })
   t.same(fieldsOf(encoded.block), [[':method', 'GET'], [':scheme', 'https'], [':authority', 'a.test'], [':path', '/x']])
   t.equal(http2.encodingFor({ secure: true }).withIds, undefined, 'ids: encoded again per request')
-  t.equal(http2.encodingFor({ secure: true }).template, undefined, 'no templates')
+  t.type(http2.encodingFor({ secure: true }).template, 'function', '{{…}} templates: filled per request (request-template.js)')
 })
 
 t.test('connected(): the preface, our SETTINGS and a connection window, in one write', async (t) => {
@@ -160,10 +160,11 @@ t.test('a response ends on END_STREAM, with its own request\'s times and entry, 
   protocol.send(2, 10, [7, 8])
   const body = Buffer.from('hello')
   feed(encodeHeaders(3, OK, false), encodeData(3, body, true))
-  t.same(callsOf(calls, 'respond'), [[200, OK.length + 5, 10, 8, 0, null, null]], 'stream 3 first: the second request\'s plan')
+  // Bytes read: the frames as they came, 9-octet headers and all.
+  t.same(callsOf(calls, 'respond'), [[200, 9 + OK.length + 9 + 5, 10, 8, 0, null, null]], 'stream 3 first: the second request\'s plan')
   t.equal(protocol.inFlight, 1)
   feed(encodeHeaders(1, OK, true))
-  t.same(callsOf(calls, 'respond')[1], [200, OK.length, 10, 7, 0, null, null], 'a response of HEADERS alone')
+  t.same(callsOf(calls, 'respond')[1], [200, 9 + OK.length, 10, 7, 0, null, null], 'a response of HEADERS alone')
   t.equal(protocol.inFlight, 0)
   t.equal(protocol.room(), 4, 'the slots are free again')
 })
@@ -177,7 +178,7 @@ t.test('bodies and headers when wanted: the client is given both, and told of th
   data.fill(0)
   feed(encodeData(1, Buffer.from('llo'), true))
   const [[status, bytes,,,, got, headers]] = callsOf(calls, 'respond')
-  t.same([status, bytes, got.toString(), headers], [201, head.length + 5, 'hello', [':status', '201', 'x-a', 'b']], 'the body whole, copied from each read')
+  t.same([status, bytes, got.toString(), headers], [201, 9 + head.length + 9 + 2 + 9 + 3, 'hello', [':status', '201', 'x-a', 'b']], 'the body whole, copied from each read')
   t.same(callsOf(calls, 'emitHeaders'), [[[':status', '201', 'x-a', 'b']]])
 })
 
@@ -188,7 +189,7 @@ t.test('trailers and interim responses: one response, all their octets', async (
   feed(encodeHeaders(1, OK, false), encodeData(1, Buffer.from('x'), false), encodeHeaders(1, trailers, true))
   const interim = block([':status', '103'])
   feed(encodeHeaders(3, interim, false), encodeHeaders(3, OK, true))
-  t.same(callsOf(calls, 'respond').map((c) => c.slice(0, 2)), [[200, OK.length + 1 + trailers.length], [200, interim.length + OK.length]])
+  t.same(callsOf(calls, 'respond').map((c) => c.slice(0, 2)), [[200, 9 + OK.length + 9 + 1 + 9 + trailers.length], [200, 9 + interim.length + 9 + OK.length]])
 })
 
 t.test('a body above maxBodySize: read to its end, its request fails, the slot is free', async (t) => {

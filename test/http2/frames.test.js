@@ -25,20 +25,25 @@ const SERVER_SETTINGS = encodeSettings({ maxConcurrentStreams: 100 })
 function recorder (opts = {}) {
   const events = []
   const problems = []
+  // The octets on the wire the calls account for (frames, headers and all).
+  const wire = { data: 0, headers: 0 }
   let dead = false
   const push = (e) => {
     if (dead) problems.push(`${e.type} after a connection error`)
     events.push(e)
   }
   const handler = {
-    onData (streamId, buf, start, end, endStream, flow) {
+    onData (streamId, buf, start, end, endStream, flow, octets) {
       if (!(start >= 0 && start <= end && end <= buf.length)) problems.push(`bad range ${start}..${end} of ${buf.length}`)
+      if (octets < flow) problems.push(`wire ${octets} below flow ${flow}`)
+      wire.data += octets
       if (flow < end - start) problems.push(`flow ${flow} below the ${end - start} octets handed over`)
       push({ type: 'data', streamId, data: Buffer.from(buf.subarray(start, end)), endStream, flow })
       if (opts.onData) opts.onData()
     },
-    onHeaders (streamId, buf, start, end, endStream) {
+    onHeaders (streamId, buf, start, end, endStream, octets) {
       if (!(start >= 0 && start <= end && end <= buf.length)) problems.push(`bad range ${start}..${end} of ${buf.length}`)
+      wire.headers += octets
       push({ type: 'headers', streamId, block: Buffer.from(buf.subarray(start, end)), endStream })
     },
     onSettings (ack, settings) { push({ type: 'settings', ack, settings }) },
@@ -53,7 +58,7 @@ function recorder (opts = {}) {
       dead = true
     }
   }
-  return { handler, events, problems }
+  return { handler, events, problems, wire }
 }
 
 // DATA pieces of one stream that follow each other are one piece, however
@@ -235,6 +240,18 @@ t.test('a stream of many frames: the same calls whole, byte by byte and in rando
   }
   const flow = (events) => events.filter((e) => e.type === 'data').reduce((sum, e) => sum + e.flow, 0)
   t.equal(flow(single.events), dataFrames.reduce((a, b) => a + b, 0), 'flow-controlled octets add up to the DATA frames\' lengths, byte by byte')
+  // Octets on the wire: each DATA, HEADERS and CONTINUATION frame whole,
+  // its 9-octet header, padding and priority included, however cut.
+  const onWire = { data: 0, headers: 0 }
+  for (let o = 0; o < wire.length;) {
+    const length = wire.readUIntBE(o, 3)
+    if (wire[o + 3] === DATA) onWire.data += 9 + length
+    if (wire[o + 3] === HEADERS || wire[o + 3] === CONTINUATION) onWire.headers += 9 + length
+    o += 9 + length
+  }
+  t.same(whole.wire, onWire, `wire octets, read whole: ${JSON.stringify(onWire)}`)
+  t.same(single.wire, onWire, 'byte by byte')
+  t.same(parse(wire, randomCuts(wire.length, random)).wire, onWire, 'in random cuts')
 })
 
 t.test('abort() stops the parser, also from inside a call', async (t) => {

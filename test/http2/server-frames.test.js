@@ -182,16 +182,41 @@ t.test('a response that ends before its body was all sent: the rest is not sent 
 t.test('RST_STREAM: its request fails with the server\'s code; the slot is free', async (t) => {
   const s = h2({ settings: {} })
   s.protocol.send(2, 0, null)
-  onRstStream(s.protocol, 3, 7)
+  onRstStream(s.protocol, 3, 8)
   const [[err]] = callsOf(s.calls, 'requestFailed')
   t.type(err, ResponseParseError)
-  t.match(err, { code: 'AC_H2_RST_REFUSED_STREAM', message: 'the HTTP/2 server reset stream 3 with REFUSED_STREAM', http2Code: 7 })
+  t.match(err, { code: 'AC_H2_RST_CANCEL', message: 'the HTTP/2 server reset stream 3 with CANCEL', http2Code: 8 })
   t.equal(s.protocol.inFlight, 1)
   onRstStream(s.protocol, 1, 0xff)
   t.match(callsOf(s.calls, 'requestFailed')[1], [{ code: 'AC_H2_RST_UNKNOWN', message: 'the HTTP/2 server reset stream 1 with 0xff' }])
   onRstStream(s.protocol, 5, 7)
   t.equal(callsOf(s.calls, 'requestFailed').length, 2, 'a stream not ours: nothing')
   t.same(callsOf(s.calls, 'respond'), [])
+})
+
+t.test('REFUSED_STREAM: the request goes again while the server answers between; pipelining in a row with no response, then errors', async (t) => {
+  const s = h2({ pipelining: 3, settings: {} })
+  const { protocol } = s
+  protocol.send(3, 0, null)
+  onRstStream(protocol, 3, 7)
+  t.same(callsOf(s.calls, 'resend'), [[1]], 'stream 3 not processed: sent again, counted in resent')
+  t.same(callsOf(s.calls, 'requestFailed'), [])
+  t.equal(protocol.inFlight, 2)
+  onRstStream(protocol, 5, 7)
+  onRstStream(protocol, 1, 7)
+  t.same(callsOf(s.calls, 'resend'), [[1], [1], [1]], 'as many in a row as are in flight')
+  protocol.send(3, 0, null)
+  onRstStream(protocol, 7, 7)
+  t.match(callsOf(s.calls, 'requestFailed'), [[{ code: 'AC_H2_RST_REFUSED_STREAM', message: 'the HTTP/2 server reset stream 7 with REFUSED_STREAM' }]], 'a fourth with no response since: an error, not sent again')
+  s.feed(encodeHeaders(9, OK, true))
+  t.equal(callsOf(s.calls, 'respond').length, 1)
+  onRstStream(protocol, 11, 7)
+  t.same(callsOf(s.calls, 'resend').length, 4, 'a response came: refused streams go again')
+  protocol.send(1, 0, null)
+  s.feed(encodeHeaders(13, OK, false))
+  onRstStream(protocol, 13, 7)
+  t.equal(callsOf(s.calls, 'requestFailed').length, 2, 'its response had begun: it was processed, so it is an error')
+  t.equal(callsOf(s.calls, 'resend').length, 4)
 })
 
 t.test('a stream error the parser found: RST_STREAM with its code, and its request fails', async (t) => {
@@ -242,6 +267,26 @@ t.test('GOAWAY: the streams above its last go again, once; the rest are answered
   s.feed(encodeHeaders(1, OK, true), encodeHeaders(3, OK, true), encodeHeaders(5, OK, true))
   t.same(callsOf(s.calls, 'respond').map((c) => c[3]), [1, 2], 'streams 1 and 3 answered; 5 is not ours any more')
   t.equal(protocol.inFlight, 0)
+
+  // Streams 1 and 3 were answered: the count of resends in a row started
+  // over. A new connection's GOAWAY leaves 7 of 8 streams unprocessed: all
+  // 7 go again; the next's leaves 8, with no response since: 1 more may go
+  // (8 in a row with pipelining 8), the other 7 end in errors.
+  t.equal(protocol.resentInRow, 0)
+  protocol.open()
+  onSettings(protocol, false, {})
+  protocol.send(8, 0, null)
+  onGoaway(protocol, 1, 0, EMPTY)
+  t.same(callsOf(s.calls, 'resend'), [[2], [7]])
+  t.equal(callsOf(s.calls, 'requestFailed').length, 0)
+  protocol.open()
+  onSettings(protocol, false, {})
+  protocol.send(8, 0, null)
+  onGoaway(protocol, 0, 0, EMPTY)
+  t.same(callsOf(s.calls, 'resend').pop(), [1], 'up to pipelining in a row')
+  const failed = callsOf(s.calls, 'requestFailed').map(([err]) => err)
+  t.equal(failed.length, 7, 'beyond: errors')
+  for (const err of failed) t.match(err, { code: 'AC_H2_GOAWAY', message: /^the HTTP\/2 server did not process stream \d+ \(GOAWAY with last stream 0\), with 8 requests already sent again and no response since$/ })
 
   const none = h2({ settings: {} })
   none.protocol.send(1, 0, null)

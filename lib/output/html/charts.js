@@ -55,6 +55,19 @@ function ms (us) {
   return Math.round(us) / 1000
 }
 
+// Which latency a run's main histogram and per-interval percentiles hold:
+// under a fixed rate, counted from each request's intended send time
+// (corrected); else from when it was sent (a closed loop, or -C).
+function latencyKind (run) {
+  return run.result.latencyUncorrected ? 'corrected' : 'from send'
+}
+
+// The sample interval of the runs, in seconds: the time axes tick at its
+// multiples, never between two samples.
+function step (runs) {
+  return Math.min(...runs.map((run) => (run.result.series.interval || 1000) / 1000))
+}
+
 function latencyPercentiles (runs) {
   const pick = styler(runs)
   const several = runs.length > 1
@@ -62,7 +75,9 @@ function latencyPercentiles (runs) {
   runs.forEach((run, i) => {
     const { latency, latencyUncorrected } = run.result.histograms
     const points = (histogram) => percentileDistribution(histogram).map((p) => [short(p.x), ms(p.value)])
-    lines.push({ label: several ? run.name : 'Latency', color: pick(i, 0), points: points(latency) })
+    const which = latencyKind(run)
+    // Beside other files, a name alone is a closed loop's latency.
+    lines.push({ label: several ? (latencyUncorrected ? `${run.name} (corrected)` : run.name) : `Latency (${which})`, color: pick(i, 0), points: points(latency) })
     if (latencyUncorrected) {
       lines.push({
         label: several ? `${run.name} (uncorrected)` : 'Latency (uncorrected)',
@@ -103,16 +118,20 @@ function requestsOverTime (runs) {
   runs.forEach((run, i) => {
     const xs = seconds(run)
     const { requests, errors } = run.result.series
-    lines.push({ label: several ? `${run.name} requests/s` : 'Requests/s', color: pick(i, 0), scale: 'y', points: zip(xs, perSecond(run, requests)) })
+    // series.requests counts responses (each request that ended in one).
+    lines.push({ label: several ? `${run.name} responses/s` : 'Responses/s', color: pick(i, 0), scale: 'y', points: zip(xs, perSecond(run, requests)) })
     lines.push({ label: several ? `${run.name} errors/s` : 'Errors/s', color: several ? colour(i) : '#cc0000', dash: DASHED, scale: 'errors', points: zip(xs, perSecond(run, errors)) })
   })
   return chart({
     id: 'requests-over-time',
     kind: 'time',
-    title: 'Requests and errors per second',
+    title: 'Responses and errors per second',
     xLabel: 'seconds since start',
-    yLabel: 'requests/s',
-    y2Label: 'errors/s'
+    xStep: step(runs),
+    yLabel: 'responses/s',
+    y2Label: 'errors/s',
+    // Errors are counted: whole numbers on their axis, 0 to 1 at least.
+    y2Integer: true
   }, lines)
 }
 
@@ -123,8 +142,9 @@ function latencyOverTime (runs) {
   runs.forEach((run, i) => {
     const xs = seconds(run)
     const { latencyP50, latencyP99, loopDelayMax } = run.result.series
-    lines.push({ label: several ? `${run.name} p50` : 'p50', color: pick(i, 0), points: zip(xs, latencyP50) })
-    lines.push({ label: several ? `${run.name} p99` : 'p99', color: pick(i, 1), dash: DASHED, points: zip(xs, latencyP99) })
+    const which = latencyKind(run)
+    lines.push({ label: several ? `${run.name} p50 (${which})` : `p50 (${which})`, color: pick(i, 0), points: zip(xs, latencyP50) })
+    lines.push({ label: several ? `${run.name} p99 (${which})` : `p99 (${which})`, color: pick(i, 1), dash: DASHED, points: zip(xs, latencyP99) })
     // The generator's longest pause in the interval, on the same axis: a
     // latency peak that it matches may be ours, not the server's.
     if (loopDelayMax) lines.push({ label: several ? `${run.name} generator pause` : 'generator pause (max)', color: several ? colour(i) : '#e69f00', dash: DOTTED, points: zip(xs, loopDelayMax) })
@@ -134,6 +154,7 @@ function latencyOverTime (runs) {
     kind: 'time',
     title: 'Latency p50 and p99 per interval',
     xLabel: 'seconds since start',
+    xStep: step(runs),
     yLabel: 'latency (ms)'
   }, lines)
 }
@@ -152,6 +173,7 @@ function connectionsOverTime (runs) {
     kind: 'time',
     title: 'Connections open per interval',
     xLabel: 'seconds since start',
+    xStep: step(runs),
     yLabel: 'connections'
   }, lines)
 }

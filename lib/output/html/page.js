@@ -33,6 +33,49 @@
     return uPlot.rangeNum(0, max > 0 ? max : 1, 0.1, true)
   }
 
+  // Counts: from 0 to a whole number, at least 1 (an axis of nothing but
+  // zeros runs 0 to 1, not -1 to 1 nor 0 to 0.1).
+  function wholeFromZero (u, min, max) {
+    return [0, Math.max(1, Math.ceil(max > 0 ? max * 1.05 : 1))]
+  }
+
+  // Tick steps that are multiples of `unit`: 1, 2, 5, 10, 15, 30, 60… of it.
+  function multiples (unit) {
+    const out = []
+    for (const k of [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 18000, 36000, 86400]) out.push(k * unit)
+    return out
+  }
+
+  // 1, 2, 5 × 10^n within the range: labelled ticks on a log axis, which
+  // otherwise labels only the decades; the values measured when fewer than
+  // two of those fall in it (rates close together).
+  function oneTwoFive (u, axis, min, max) {
+    const ticks = []
+    for (let d = Math.pow(10, Math.floor(Math.log10(min))); d <= max; d *= 10) {
+      for (const k of [1, 2, 5]) if (k * d >= min / 1.000001 && k * d <= max * 1.000001) ticks.push(k * d)
+    }
+    if (ticks.length >= 2) return ticks
+    return u.data[0].filter(function (x, i, all) { return x != null && all.indexOf(x) === i })
+  }
+
+  // Points drawn as squares (a second percentile whose points may sit on
+  // the first's: a square around a dot shows both).
+  function squares (u, si, i0, i1) {
+    const s = u.series[si]
+    const size = s.points.size * (uPlot.pxRatio || 1)
+    const half = size / 2
+    const path = new Path2D()
+    const xs = u.data[0]
+    const ys = u.data[si]
+    for (let i = i0; i <= i1; i++) {
+      if (ys[i] == null || xs[i] == null) continue
+      const x = u.valToPos(xs[i], 'x', true)
+      const y = u.valToPos(ys[i], s.scale, true)
+      path.rect(x - half, y - half, size, size)
+    }
+    return { stroke: path, fill: null }
+  }
+
   // Rings (and words) over points: the charts' verdicts and statuses,
   // which a line alone would not show. Drawn whatever series are shown.
   function drawMarks (u, marks) {
@@ -114,7 +157,13 @@
       }
       // Few points, each a step or a search: every one drawn. An SLO is a
       // limit, not a measurement: no points on it.
-      if (chart.points) line.points = s.slo ? { show: false } : { show: true, size: 8, stroke: s.color, fill: s.color }
+      if (chart.points) {
+        line.points = s.slo
+          ? { show: false }
+          : s.marker === 'square'
+            ? { show: true, size: 11, width: 2, stroke: s.color, fill: s.color, paths: squares }
+            : { show: true, size: 8, stroke: s.color, fill: s.color }
+      }
       if (s.slo) line.paths = level
       series.push(line)
     }
@@ -125,7 +174,10 @@
           // A tick at each value measured (connection counts), not at
           // round numbers none of them is.
           ? { label: chart.xLabel, splits: function (u) { return u.data[0] }, filter: function (u, splits) { return splits }, values: function (u, ticks) { return ticks.map(function (x) { return x == null ? null : x.toLocaleString('en-US') }) } }
-          : { label: chart.xLabel },
+          : chart.xLog
+            ? { label: chart.xLabel, splits: oneTwoFive, filter: function (u, splits) { return splits }, values: function (u, ticks) { return ticks.map(function (x) { return x == null ? null : x.toLocaleString('en-US') }) } }
+            // A time axis ticks at whole samples, not between two.
+            : chart.xStep ? { label: chart.xLabel, incrs: multiples(chart.xStep) } : { label: chart.xLabel },
       { label: chart.yLabel, scale: 'y', size: 60 }
     ]
     const scales = {
@@ -135,10 +187,14 @@
       y: chart.yLog ? { distr: 3, log: 10 } : { range: fromZero }
     }
     if (chart.y2Label) {
-      axes.push({ label: chart.y2Label, scale: 'errors', side: 1, size: 60, grid: { show: false } })
-      scales.errors = { range: fromZero }
+      const right = { label: chart.y2Label, scale: 'errors', side: 1, size: 60, grid: { show: false } }
+      if (chart.y2Integer) right.incrs = multiples(1)
+      axes.push(right)
+      scales.errors = { range: chart.y2Integer ? wholeFromZero : fromZero }
     }
-    const opts = { title: chart.title, width, height: 360, series, axes, scales }
+    // The page is read, not hovered: the legend names the lines, with no
+    // value boxes that stay empty ("—") until a cursor moves over a plot.
+    const opts = { title: chart.title, width, height: 360, series, axes, scales, legend: { live: false } }
     if (chart.marks && chart.marks.length) opts.hooks = { draw: [function (u) { drawMarks(u, chart.marks) }] }
     return opts
   }

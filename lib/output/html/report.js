@@ -122,24 +122,26 @@ function chartSection (chart, note) {
 
 const NOTES = {
   'latency-percentiles': 'Latency at each percentile, on HdrHistogram\'s axis: each "nine" (90%, 99%, 99.9%…) takes the same width. Under a fixed rate, latency counts from when each request should have been sent (corrected for coordinated omission); the uncorrected line counts from when it was.',
-  'requests-over-time': 'Responses and errors in each sample interval, per second, at the end of the interval.',
+  'requests-over-time': 'Responses (requests answered, whatever their status) and errors in each sample interval, per second, at the end of the interval; errors on the right-hand axis.',
   'connections-over-time': 'The connections open at the end of each sample interval, as the connection stages ramped them (closed as soon as their requests were answered, going down).',
-  'latency-over-time': 'Median and 99th percentile of the responses received in each sample interval, and the generator\'s longest event-loop delay in it (a pause of ours that a latency peak matches may be in that peak).',
+  'latency-over-time': 'Median and 99th percentile of the responses received in each sample interval (corrected under a fixed rate: from each request\'s intended send time; else from when it was sent, as the legend says), and the generator\'s longest event-loop delay in it (a pause of ours that a latency peak matches may be in that peak).',
   capacity: 'The highest rate at which every SLO held, at each connection count: one line per saved search. A point that is not a found capacity is labelled with why (generator-bound, unconfirmed…); no point: no rate passed.',
-  steps: 'Latency each step measured (corrected: from each request\'s intended send time) against the rate it offered, log scale; the dashed line is the SLO\'s limit. Rings: red failed, orange generator-bound, grey inconclusive; green, the answer.'
+  noCapacity: 'No rate passed at any connection count: there is no sustained rate to plot (each step\'s latency is below).',
+  steps: 'Latency each step measured (corrected: from each request\'s intended send time) against the rate it offered, both on log scales: p50 blue, p99 vermilion, p99.9 purple squares (dotted); the dashed line is the SLO\'s limit. Rings: red failed, orange generator-bound, grey inconclusive; green, the answer.'
 }
 
 // The search part: the answer per connection count, the plot of max rate
 // against connections that users otherwise draw by hand from a sweep of
 // wrk2 runs, then each connection count's steps.
 function searchPart (runs) {
-  const drawn = searchCharts(runs.map(({ name, search }) => ({ name, search })))
-  const [capacity, ...steps] = drawn
+  const [capacity, ...steps] = searchCharts(runs.map(({ name, search }) => ({ name, search })))
+  const drawn = capacity === null ? steps : [capacity, ...steps]
   const html = [
     '<h2>Max sustained rate</h2>',
-    capacityTable(runs),
-    `<p class="note">${escapeHtml(NOTES.capacity)}</p>`,
-    `<div class="chart" id="chart-${capacity.id}"></div>`
+    `<div class="wide">${capacityTable(runs)}</div>`,
+    capacity === null
+      ? `<p class="note" id="no-capacity">${escapeHtml(NOTES.noCapacity)}</p>`
+      : `<p class="note">${escapeHtml(NOTES.capacity)}</p>\n<div class="chart" id="chart-${capacity.id}"></div>`
   ]
   let k = 0
   for (const run of runs) {
@@ -150,7 +152,7 @@ function searchPart (runs) {
       html.push(`<h2>${escapeHtml(heading)}</h2>`)
       if (search.sentence) html.push(`<p class="sentence" id="sentence-${k}">${escapeHtml(search.sentence)}</p>`)
       html.push(`<p class="note">${escapeHtml(NOTES.steps)}</p>`, `<div class="chart" id="chart-${chart.id}"></div>`)
-      html.push(stepTable(search, k, `Steps at ${where}`))
+      html.push(`<div class="wide">${stepTable(search, k, `Steps at ${where}`)}</div>`)
       k++
     }
   }

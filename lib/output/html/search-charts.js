@@ -14,8 +14,14 @@ const { parseThreshold } = require('../../results/thresholds')
 const { PALETTE, chart } = require('./charts')
 
 const DASHED = [6, 4]
-const LATENCIES = [['p50', 'p50'], ['p99', 'p99'], ['p999', 'p99.9']]
-const SLO_COLOURS = ['#cc0000', '#6a3d9a', '#000000']
+// Each percentile its colour (none of them the green of the answer) and
+// p99.9 its own marker and dash: its points often sit on p99's.
+const LATENCIES = [
+  ['p50', 'p50', { color: '#0072b2' }],
+  ['p99', 'p99', { color: '#d55e00' }],
+  ['p999', 'p99.9', { color: '#6a3d9a', marker: 'square', dash: [2, 3] }]
+]
+const SLO_COLOURS = ['#cc0000', '#000000', '#56b4e9']
 const VERDICT_COLOURS = { fail: '#cc0000', 'generator-bound': '#e69f00', inconclusive: '#888888' }
 const BEST_COLOUR = '#007a3d'
 
@@ -82,11 +88,26 @@ function capacityChart (runs) {
     const points = run.search.searches.map((s) => [s.connections, s.best ? s.best.rate : null])
     lines.push({ label: run.name, color, points })
     for (const s of run.search.searches) {
+      // No rate passed: no point to mark (the table says so).
+      if (!s.best) continue
       if (s.status === 'found') continue
-      marks.push({ x: s.connections, y: s.best ? s.best.rate : 0, color, label: statusWord(s) })
+      marks.push({ x: s.connections, y: s.best.rate, color, label: statusWord(s) })
     }
   })
   const connections = runs.flatMap((run) => run.search.searches.map((s) => s.connections))
+  // A single connection count is a single point per line: labelled with
+  // its rate and connections, which no line or second tick tells.
+  if (new Set(connections).size === 1) {
+    runs.forEach((run, i) => {
+      for (const s of run.search.searches) {
+        if (!s.best) continue
+        const mark = marks.find((m) => m.x === s.connections && m.color === PALETTE[i % PALETTE.length])
+        const text = `${rate(s.best.rate)} req/s at ${thousands(s.connections)} connection${s.connections === 1 ? '' : 's'}`
+        if (mark) mark.label = `${text}, ${mark.label}`
+        else marks.push({ x: s.connections, y: s.best.rate, color: PALETTE[i % PALETTE.length], label: runs.length > 1 ? `${run.name}: ${text}` : text })
+      }
+    })
+  }
   const min = Math.min(...connections)
   const max = Math.max(...connections)
   return chart({
@@ -113,10 +134,10 @@ function stepChart (run, search, slos, { id, several }) {
   const xs = order.map((o) => o.step.target)
   const series = []
   const data = [xs]
-  LATENCIES.forEach(([key, label], k) => {
-    series.push({ label, color: PALETTE[k] })
+  for (const [key, label, style] of LATENCIES) {
+    series.push({ label, ...style })
     data.push(order.map((o) => positive(o.latency[key])))
-  })
+  }
   latencySlos(slos).forEach((slo, k) => {
     series.push({ label: `SLO ${slo.expression}`, color: SLO_COLOURS[k % SLO_COLOURS.length], dash: DASHED, slo: true })
     data.push(xs.map(() => slo.limit))
@@ -141,6 +162,9 @@ function stepChart (run, search, slos, { id, several }) {
     yLabel: 'latency (ms)',
     xUnit: ' req/s',
     yLog: true,
+    // Searches double their way up, then bisect: a log axis gives the
+    // steps near the answer their room (500 to 6,000 linear would crowd them).
+    xLog: true,
     points: true,
     series,
     data,
@@ -150,9 +174,13 @@ function stepChart (run, search, slos, { id, several }) {
 
 // runs: [{ name, search }] → the capacity chart, then one step chart per
 // connection count of each search, numbered in that order (search-0, …).
+//
+// No rate passed anywhere: no capacity chart (null), which would be an
+// empty axis.
 function searchCharts (runs) {
   const several = runs.length > 1
-  const charts = [capacityChart(runs)]
+  const passed = runs.some((run) => run.search.searches.some((s) => s.best))
+  const charts = [passed ? capacityChart(runs) : null]
   let k = 0
   for (const run of runs) {
     for (const search of run.search.searches) {

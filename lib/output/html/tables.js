@@ -163,9 +163,11 @@ function cliText (result) {
   return stripVTControlCharacters(text).replace(/^\n+|\n+$/g, '')
 }
 
+// Under the section's heading: a caption names each run only when there
+// are several.
 function cliTables (runs) {
   return runs.map(({ name, result }, i) =>
-    `<figure class="cli"><figcaption>${escapeHtml(runs.length > 1 ? name : 'As printed by the CLI')}</figcaption>` +
+    '<figure class="cli">' + (runs.length > 1 ? `<figcaption>${escapeHtml(name)}</figcaption>` : '') +
     `<pre id="cli-${i}">${escapeHtml(cliText(result))}</pre></figure>`).join('\n')
 }
 

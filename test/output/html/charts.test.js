@@ -33,18 +33,33 @@ t.test('charts of one result: a colour per line; of several: a colour per result
   t.same(overTime.data, [[1, 2], [1, 3.001], [2, 3.001], [0, 0]], 'seconds since the start; p50, p99 and the longest pause per interval')
   const several = charts([{ name: 'a', result: a }, { name: 'b', result: b }])
   const lines = byId(several, 'latency-over-time').series
-  t.same(lines.map((s) => s.label), ['a p50', 'a p99', 'a generator pause', 'b p50', 'b p99', 'b generator pause'])
+  t.same(lines.map((s) => s.label), ['a p50 (from send)', 'a p99 (from send)', 'a generator pause', 'b p50 (from send)', 'b p99 (from send)', 'b generator pause'], 'closed loops: latency from each send')
   t.same(lines.map((s) => s.color), [PALETTE[0], PALETTE[0], PALETTE[0], PALETTE[1], PALETTE[1], PALETTE[1]])
   t.same(lines.map((s) => s.dash), [undefined, [6, 4], [2, 3], undefined, [6, 4], [2, 3]])
 })
 
-t.test('requests and errors per second, whatever the sample interval', async (t) => {
+t.test('responses and errors per second, whatever the sample interval', async (t) => {
   const r = resultOfLatencies({ perSecond: [[1000, 1000, 1000], [1000]] })
   r.series.interval = 250
   r.series.errors = [1, 0]
   const requests = byId(charts([{ name: 'r', result: r }]), 'requests-over-time')
-  t.same(requests.series.map((s) => [s.label, s.scale]), [['Requests/s', 'y'], ['Errors/s', 'errors']])
+  t.equal(requests.title, 'Responses and errors per second', 'what the series counts: responses')
+  t.same(requests.series.map((s) => [s.label, s.scale]), [['Responses/s', 'y'], ['Errors/s', 'errors']])
   t.same(requests.data.slice(1), [[12, 4], [4, 0]], 'counts of a quarter second, times four')
+  t.equal(requests.y2Integer, true, 'errors: whole-number ticks')
+  t.equal(requests.xStep, 0.25, 'the time axis ticks at multiples of the sample interval')
+  t.equal(byId(charts([{ name: 'r', result: resultOfLatencies({ perSecond: [[1000]] }) }]), 'latency-over-time').xStep, 1, 'of 1 s by default')
+})
+
+t.test('which latency the legends say: corrected under a rate, from send otherwise', async (t) => {
+  const rated = resultOfLatencies({ perSecond: [[1000], [2000]] })
+  rated.latencyUncorrected = rated.latency
+  rated.histograms.latencyUncorrected = rated.histograms.latency
+  const drawn = charts([{ name: 'r', result: rated }])
+  t.same(byId(drawn, 'latency-over-time').series.map((s) => s.label), ['p50 (corrected)', 'p99 (corrected)', 'generator pause (max)'])
+  t.same(byId(drawn, 'latency-percentiles').series.map((s) => s.label), ['Latency (corrected)', 'Latency (uncorrected)'])
+  const closed = charts([{ name: 'c', result: resultOfLatencies({ perSecond: [[1000]] }) }])
+  t.same(byId(closed, 'latency-over-time').series.map((s) => s.label).slice(0, 2), ['p50 (from send)', 'p99 (from send)'])
 })
 
 t.test('connections over time: only for a run whose connections were ramped', async (t) => {

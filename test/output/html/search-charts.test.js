@@ -17,14 +17,29 @@ t.test('capacity chart: max sustained rate by connections, one line per search',
   t.equal(capacity.xLog, true, '10 to 1000 connections: a log axis')
   t.equal(capacity.xTicks, 'data', 'ticks at the connection counts measured')
   t.same(capacity.marks.map((m) => [m.x, m.y, m.label]), [
-    [1000, 1200, 'generator-bound'],
-    [1000, 0, 'below the low rate']
-  ], 'what is not a found capacity is labelled on the chart')
-  t.not(capacity.marks[0].color, capacity.marks[1].color, 'each mark in its line\'s colour')
+    [1000, 1200, 'generator-bound']
+  ], 'what is not a found capacity is labelled on the chart; where no rate passed, no point and no mark (the table says why)')
+  t.equal(capacity.marks[0].color, capacity.series[0].color, 'in its line\'s colour')
 
   const narrow = searchA()
   narrow.searches = narrow.searches.slice(0, 1)
-  t.equal(searchCharts([{ name: 'a', search: narrow }])[0].xLog, false, 'one connection count: linear')
+  const one = searchCharts([{ name: 'a', search: narrow }])[0]
+  t.equal(one.xLog, false, 'one connection count: linear')
+  t.same(one.marks.map((m) => [m.x, m.y, m.label]), [[10, 900, '900 req/s at 10 connections']], 'its single point labelled')
+  const both = searchA()
+  both.searches = both.searches.slice(2)
+  const other = searchB()
+  other.searches = other.searches.slice(2)
+  t.same(searchCharts([{ name: 'a', search: both }, { name: 'b', search: other }])[0].marks.map((m) => m.label),
+    ['1,200 req/s at 1,000 connections, generator-bound'], 'a status and the rate; none for a search with no rate')
+})
+
+t.test('no rate passed anywhere: no capacity chart', async (t) => {
+  const none = searchB()
+  none.searches = none.searches.slice(2)
+  const charts = searchCharts([{ name: 'b', search: none }])
+  t.equal(charts[0], null, 'no empty axis')
+  t.equal(charts[1].id, 'search-0', 'the steps are still drawn')
 })
 
 t.test('step chart: p50, p99 and p99.9 by offered rate, the SLO as a line', async (t) => {
@@ -34,6 +49,11 @@ t.test('step chart: p50, p99 and p99.9 by offered rate, the SLO as a line', asyn
   t.equal(steps.kind, 'steps')
   t.match(steps.title, /^Latency by offered rate at 10 connections$/)
   t.same(steps.series.map((s) => s.label), ['p50', 'p99', 'p99.9', 'SLO p99<50ms'], 'errors<1% has no line on a latency chart')
+  const colours = steps.series.slice(0, 3).map((s) => s.color)
+  t.equal(new Set(colours).size, 3, 'each percentile its colour')
+  t.notOk(colours.includes(steps.marks.find((m) => m.label).color), 'none the green of the answer')
+  t.same(steps.series.slice(0, 3).map((s) => s.marker || 'dot'), ['dot', 'dot', 'square'], 'p99.9 its own marker: its points often sit on p99\'s')
+  t.equal(steps.xLog, true, 'offered rates on a log axis')
   // Sorted by rate; 900 req/s ran twice (bisect, then confirm), in that order.
   t.same(steps.data[0], [90, 900, 900, 975, 1050, 1200])
   t.same(steps.data[1], [1, 2, 2, 4, 5, 30])

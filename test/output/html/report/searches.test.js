@@ -61,7 +61,7 @@ t.test('a search and a result on one page: searches first, chart ids apart', asy
   t.ok(html.indexOf('id="capacity"') < html.indexOf('id="run"'), 'the search before the runs')
   t.match(html, /<h2 class="part">Runs<\/h2>/)
   t.same(chart(html, 'capacity').series.map((s) => s.label), ['s'])
-  t.same(chart(html, 'latency-percentiles').series.map((s) => s.label), ['Latency'], 'one result: its lines named by what they are, as alone')
+  t.same(chart(html, 'latency-percentiles').series.map((s) => s.label), ['Latency (from send)'], 'one result: its lines named by what they are, as alone')
   t.match(html, /<table id="run">.*<th scope="col">plain<\/th>/)
 })
 
