@@ -57,6 +57,7 @@ function rawOf (result) {
     targetRate: rate.target || 0,
     planned: rate.planned || 0,
     late: rate.late || 0,
+    ...generatorOf(result.generator),
     '1xx': result['1xx'] || 0,
     '2xx': result['2xx'] || 0,
     '3xx': result['3xx'] || 0,
@@ -66,6 +67,19 @@ function rawOf (result) {
     duration: result.duration,
     start: time(result.start),
     finish: time(result.finish)
+  }
+}
+
+// The late requests by cause and the pauses split by cause, back in the
+// snapshot's form (µs), from a result that has them.
+function generatorOf (g) {
+  if (!g) return {}
+  const us = (p) => ({ count: p.count, us: Math.round(p.ms * 1000), maxUs: Math.round(p.max * 1000) })
+  return {
+    lateNoConnection: g.lateNoConnection || 0,
+    lateOwn: g.lateOwn || 0,
+    lateStarved: g.lateStarved || 0,
+    pauses: g.pauses ? { own: us(g.pauses.own), starved: us(g.pauses.starved) } : null
   }
 }
 

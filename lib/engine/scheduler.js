@@ -44,6 +44,11 @@ class Scheduler {
     this.isWaiting = new Uint8Array(config.connections)
     this.timer = null
     this.wakeAt = Infinity
+    // Since when no connection has waited here for a due request (every
+    // one busy, or at its pipelining limit): a request planned after this
+    // and late found no connection free (back-pressure), where one planned
+    // while a connection waited was late because the thread was.
+    this.noneFreeSince = 0
     this.stopped = false
     // Paused: nothing is granted until the next setRate (a search drains
     // the requests in flight between its steps).
@@ -93,7 +98,8 @@ class Scheduler {
       if (t > now) break
       this.planned[k] = t
       const lateBy = now - t
-      recorder.planned(lateBy, lateBy > LATE_MS)
+      const late = lateBy > LATE_MS
+      recorder.planned(lateBy, late, late && this.waiting.length === 0 && this.noneFreeSince <= t)
       k++
     }
     if (this.perConnection) this.clientNext[client.index] = idx + k
@@ -122,6 +128,7 @@ class Scheduler {
     if (this.stopped) return
     const clients = this.waiting
     this.waiting = []
+    this.noneFreeSince = performance.now()
     for (const c of clients) this.isWaiting[c.index] = 0
     // Each pump takes what is due and re-registers the client if it still
     // has room, which re-arms the timer for the next due request.

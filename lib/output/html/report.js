@@ -160,7 +160,9 @@ function searchPart (runs) {
 function resultPart (runs) {
   const drawn = charts(runs)
   const thresholds = tables.thresholdTables(runs)
+  const verdicts = tables.generatorVerdicts(runs)
   const html = `${tables.runTable(runs)}
+${verdicts}
 ${thresholds ? `<h2>Thresholds</h2>\n${thresholds}` : ''}
 ${drawn.map((chart) => chartSection(chart, NOTES[chart.id])).join('\n')}
 <h2>Latency, status codes and errors</h2>
