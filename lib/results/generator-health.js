@@ -120,7 +120,7 @@ function distortionLine (result) {
 }
 
 function lateCount (count, late) {
-  return late > 0 && count > 0 ? `, ${thousands(count)} late requests` : ''
+  return late > 0 && count > 0 ? `, ${thousands(count)} late request${count === 1 ? '' : 's'}` : ''
 }
 
 module.exports = { generatorHealth, distortion, distortionLine, MAX_LOOP_DELAY_P99_MS, MAX_LATE_SHARE }
