@@ -18,9 +18,12 @@ const MAX_LATE_SHARE = 0.001
 // A generator busy this share of its time or more is saturated: its own
 // work is then its load, not a bug.
 const SATURATED_CPU = 0.9
-// A cause is named when it holds at least this share of what it explains
-// (the late requests, or the time the thread was paused).
+// A cause is named when it holds at least this share of the late
+// requests (the first is named whatever its share).
 const NAMED_SHARE = 0.1
+// A pause of its own work this long is named whatever its share: nothing
+// the generator does should hold its thread so long.
+const OWN_NAMED_MS = 10
 
 // raws: the snapshots merged; loopDelay and lateness: stats in ms (or null).
 // loopDelay is every sending thread's samples together, cpu the busiest
@@ -82,32 +85,36 @@ function distortion (result) {
     (causes.length ? `; ${causes.length > 1 ? 'causes' : 'cause'}: ${causes.join('; ')}` : '')
 }
 
-// Each cause with its share of what was flagged (the late requests, the
-// time paused), the largest first, and its remedy.
+// Each cause with its remedy, the largest first. A cause's weight is its
+// share of the late requests; the cause of most of the time paused, when
+// the loop ran late, and a long pause of our own work are named even
+// where few requests were late for them.
 function causesOf (g, loopLate, manyLate) {
   const found = []
   const late = manyLate ? g.late : 0
-  const p = g.pauses || null
-  const pausedMs = p && loopLate ? p.own.ms + p.starved.ms : 0
-  const share = (requests, ms) => Math.max(late > 0 ? requests / late : 0, pausedMs > 0 ? ms / pausedMs : 0)
+  const share = (requests) => late > 0 ? (requests || 0) / late : 0
   const lateNoConnection = g.lateNoConnection || 0
   if (late > 0 && lateNoConnection > 0) {
-    found.push([lateNoConnection / late, `every connection was busy when ${thousands(lateNoConnection)} of the late requests were due ` +
+    found.push([share(lateNoConnection), `every connection was busy when ${thousands(lateNoConnection)} of the late requests were due ` +
       '(the latency includes that wait): more connections (-c) would send them on time'])
   }
+  const p = g.pauses || null
   if (p) {
-    const starved = share(g.lateStarved || 0, p.starved.ms)
+    const pausedBy = loopLate && p.starved.ms + p.own.ms > 0 ? (p.starved.ms > p.own.ms ? 'starved' : 'own') : null
+    const starved = Math.max(share(g.lateStarved), pausedBy === 'starved' ? NAMED_SHARE : 0)
     if (starved > 0) {
-      found.push([starved, `other processes had the CPU (the thread was not running for ${thousands(p.starved.ms, 1)} ms of its pauses` +
+      found.push([starved, `other processes had the CPU (the thread was not running for ${thousands(p.starved.ms, 1)} ms of its pauses, the longest ${msBrief(p.starved.max)} ms` +
         `${lateCount(g.lateStarved, late)}): run fewer processes on this machine, or spread the load over threads (-w)`])
     }
-    const own = share(g.lateOwn || 0, p.own.ms)
+    const own = Math.max(share(g.lateOwn), pausedBy === 'own' || p.own.max >= OWN_NAMED_MS ? NAMED_SHARE : 0)
     if (own > 0) {
+      const what = `${thousands(p.own.ms, 1)} ms of its pauses, the longest ${msBrief(p.own.max)} ms${lateCount(g.lateOwn, late)}`
       found.push([own, g.cpu >= SATURATED_CPU
-        ? `its own work, the thread busy ${percent(g.cpu)} of the time (${thousands(p.own.ms, 1)} ms of its pauses${lateCount(g.lateOwn, late)}): spread the load over threads (-w)`
-        : `its own work (${thousands(p.own.ms, 1)} ms of its pauses${lateCount(g.lateOwn, late)}): a pause of ours, a bug to report`])
+        ? `its own work, the thread busy ${percent(g.cpu)} of the time (${what}): spread the load over threads (-w)`
+        : `its own work (${what}): a pause of ours, a bug to report`])
     }
   }
+  // Stable: on a tie, the order above.
   found.sort((a, b) => b[0] - a[0])
   return found.filter(([s], i) => i === 0 || s >= NAMED_SHARE).map(([, text]) => text)
 }
