@@ -5,6 +5,9 @@
 // may have distorted the latency; thresholds on it; and how it merges.
 
 const t = require('tap')
+const fs = require('fs')
+const os = require('os')
+const path = require('path')
 const autocannon = require('../..')
 const { Recorder } = require('../../lib/engine/recorder')
 const { aggregateResult } = require('../../lib/results/result')
@@ -72,7 +75,10 @@ t.test('the CLI prints the line after the tables, and the threshold holds it', a
   // One connection cannot answer 20,000 req/s on loopback: most requests
   // wait for it, past their planned time.
   const url = await httpServer(t, (req, res) => res.end('ok'))
-  const res = await run(['-c', '1', '-R', '20000', '-d', '1', '--threshold', 'generator.late<0.1%', url])
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-health-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const page = path.join(dir, 'r.html')
+  const res = await run(['-c', '1', '-R', '20000', '-d', '1', '--threshold', 'generator.late<0.1%', '--html', page, url])
   t.equal(res.code, 99, 'the failed threshold sets the exit code')
   const lines = res.stderr.trim().split('\n')
   const at = lines.findIndex((l) => l.startsWith('autocannon: warning: the generator may have distorted the latency: '))
@@ -82,6 +88,12 @@ t.test('the CLI prints the line after the tables, and the threshold holds it', a
   t.equal(lines.filter((l) => l.includes('may have distorted')).length, 1)
 
   t.match(lines[at], /; causes?: every connection was busy when [\d,]+ of the late requests were due \(the latency includes that wait\): more connections \(-c\) would send them on time/, 'the cause named first: one connection, not the generator')
+  // The report says what the terminal said: on the run's page, and after
+  // the tables as the CLI prints them.
+  const html = fs.readFileSync(page, 'utf8')
+  const escaped = lines[at].replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;')
+  t.ok(html.includes(`<p class="sentence verdict" id="generator-verdict-0">${escaped}</p>`), 'the page shows the line on the run')
+  t.ok(new RegExp(`<pre id="cli-0">[^<]*\n${escaped.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}</pre>`).test(html), 'and after the CLI\'s tables')
 })
 
 // A calm run (-R 50 on 2 connections, 2 s: a first sample and tick while
