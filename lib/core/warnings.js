@@ -27,7 +27,7 @@ const WARNINGS = {
   AC_SHARD_DUPLICATE: 'merge: two results for one shard index (a restarted shard, or a file given twice); only the first is merged.',
   AC_SHARD_PARTIAL: 'merge: a result was stopped early by a signal (a deleted pod\'s SIGTERM): what it measured is merged, but its part of the load ended early.',
   AC_SHARD_MISMATCH: 'merge: the results disagree on the shard count or the start time, so they may come from different runs.',
-  AC_GENERATOR_DISTORTED: 'Under a rate, the generator\'s event loop ran over 1 ms late at p99, or over 0.1% of requests left more than 5 ms after their planned time: part of the latency may be the generator\'s, not the server\'s (printed after the tables).',
+  AC_GENERATOR_DISTORTED: 'Under a rate, the generator\'s event loop ran over 1 ms late at p99, or 0.1% of requests or more left more than 5 ms after their planned time: part of the latency may be the generator\'s, not the server\'s; the line names the cause and its remedy (printed after the tables).',
   AC_KUBE_LOCAL_FILES: 'kube: a run flag names a file (-i, -F, --har, --targets, --cert, --key, --ca), which each pod reads from its own file system.'
 }
 
