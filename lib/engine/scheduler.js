@@ -44,16 +44,16 @@ class Scheduler {
     this.isWaiting = new Uint8Array(config.connections)
     this.timer = null
     this.wakeAt = Infinity
-    // Since when no connection has waited here for a due request (every
-    // one busy, or at its pipelining limit): a request planned after this
-    // and late found no connection free (back-pressure), where one planned
-    // while a connection waited was late because the thread was.
-    this.noneFreeSince = 0
     this.stopped = false
     // Paused: nothing is granted until the next setRate (a search drains
     // the requests in flight between its steps).
     this.paused = false
     this.recorder = null
+    // Since when no connection has waited here for a due request (every
+    // one busy, or at its pipelining limit): a request planned after this
+    // and late found no connection free (back-pressure), where one planned
+    // while a connection waited was late because the thread was.
+    this.noneFreeSince = 0
     // Requests due under the plans before the current one (setRate starts
     // a new plan; pause freezes the count).
     this.dueBefore = 0
