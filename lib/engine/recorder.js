@@ -327,16 +327,16 @@ class Recorder {
   }
 }
 
-// [own count, own µs, longest own µs, starved count, starved µs, longest
-// starved µs] → the snapshot's form.
-function pausesOf (p) {
-  return { own: { count: p[0], us: p[1], maxUs: p[2] }, starved: { count: p[3], us: p[4], maxUs: p[5] } }
-}
-
 function encodeEntry (entry) {
   const copy = entry.slice()
   copy[4] = encode(entry[4])
   return copy
+}
+
+// [own count, own µs, longest own µs, starved count, starved µs, longest
+// starved µs] → the snapshot's form.
+function pausesOf (p) {
+  return { own: { count: p[0], us: p[1], maxUs: p[2] }, starved: { count: p[3], us: p[4], maxUs: p[5] } }
 }
 
 module.exports = { Recorder }

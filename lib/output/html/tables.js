@@ -180,21 +180,10 @@ function cliText (result) {
   return verdict === null ? text : `${text}\n${verdict}`
 }
 
-// The generator's verdict on each run that has one (the line the CLI
-// prints after its tables), where the run is described.
-function generatorVerdicts (runs) {
-  return runs.map(({ name, result }, i) => {
-    const line = result.generator ? distortionLine(result) : null
-    if (line === null) return ''
-    const who = runs.length > 1 ? `${escapeHtml(name)}: ` : ''
-    return `<p class="sentence verdict" id="generator-verdict-${i}">${who}${escapeHtml(line)}</p>`
-  }).filter(Boolean).join('\n')
-}
-
 function cliTables (runs) {
   return runs.map(({ name, result }, i) =>
     `<figure class="cli"><figcaption>${escapeHtml(runs.length > 1 ? name : 'As printed by the CLI')}</figcaption>` +
     `<pre id="cli-${i}">${escapeHtml(cliText(result))}</pre></figure>`).join('\n')
 }
 
-module.exports = { escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, generatorTable, generatorVerdicts, thresholdTables, cliTables, cliText }
+module.exports = { escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, generatorTable, thresholdTables, cliTables, cliText }
