@@ -37,6 +37,11 @@ const GRANULARITY_MS = 1
 // A sample this late is a pause, its cause worth telling (the
 // distortion rule's 1 ms at p99).
 const PAUSE_US = 1000
+// A pause this long can hold a request past the scheduler's LATE_MS (5 ms,
+// the timer's millisecond aside): the late requests found after it are
+// its. A shorter one (the work a long pause left behind) is not why they
+// were late.
+const HOLDS_US = 4000
 // Half a late request's 5 ms (the scheduler's LATE_MS) of CPU time beyond
 // the usual pace in a sample that was no pause: the request's wait was
 // mostly the thread's own work.
@@ -84,21 +89,22 @@ class LoopMonitor {
       const usedUs = cpu - this.cpuAt
       const wallUs = (now - this.at) * 1000
       let ownUs = null
-      let cause
+      let cause = 0
       if (lateUs >= PAUSE_US) {
         // Before its timer was due the thread may have worked at its usual
         // pace; what it used beyond that, up to the pause, was the pause.
         const beforeUs = Math.max(0, this.due - this.at) * 1000 * this.pace
         ownUs = Math.min(lateUs, Math.max(0, Math.round(usedUs - beforeUs)))
-        cause = ownUs * 2 >= lateUs ? OWN : STARVED
-      } else {
-        // No pause here: requests found late now were held by the last
-        // sample's pause, or by one this sample saw only the end of.
-        cause = this.lastCause || (usedUs - wallUs * this.pace >= OWN_US ? OWN : STARVED)
-        if (wallUs > 0) this.pace += (Math.min(1, usedUs / wallUs) - this.pace) * PACE_WEIGHT
+        if (lateUs >= HOLDS_US) cause = ownUs * 2 >= lateUs ? OWN : STARVED
+      } else if (wallUs > 0) {
+        this.pace += (Math.min(1, usedUs / wallUs) - this.pace) * PACE_WEIGHT
       }
-      this.recorder.loopDelay(lateUs, ownUs, cause)
-      this.lastCause = ownUs === null ? 0 : cause
+      // Requests found late after a short pause or none were held by the
+      // last sample's long pause, or by one this sample saw only the end
+      // of: its CPU time beyond the usual pace says whose.
+      const held = cause || this.lastCause || (usedUs - wallUs * this.pace >= OWN_US ? OWN : STARVED)
+      this.recorder.loopDelay(lateUs, ownUs, held)
+      this.lastCause = cause
       this.cpuAt = cpu
       this.at = now
     }
@@ -106,6 +112,16 @@ class LoopMonitor {
     // one pause is one sample, as long as the pause.
     this.due += PERIOD_MS * Math.max(1, Math.ceil((now - this.due) / PERIOD_MS))
     this.timer = setTimeout(this.tick, Math.max(0, this.due - now))
+  }
+
+  // A request left late. If the loop is late too, the pause that held
+  // them is ending now, before the work it left behind (the requests due
+  // in it, sent and answered): sampled now, that work is not counted as
+  // the pause's. Once per pause: the sample moves `due` on.
+  late () {
+    if (this.timer === null || performance.now() - this.due < GRANULARITY_MS + PAUSE_US / 1000) return
+    clearTimeout(this.timer)
+    this.sample()
   }
 
   // The share of the time since the last call (or the start) the loop was
@@ -126,4 +142,4 @@ class LoopMonitor {
   }
 }
 
-module.exports = { LoopMonitor, PERIOD_MS, GRANULARITY_MS, PAUSE_US, OWN, STARVED }
+module.exports = { LoopMonitor, PERIOD_MS, GRANULARITY_MS, PAUSE_US, HOLDS_US, OWN, STARVED }

@@ -119,7 +119,8 @@ class Recorder {
   }
 
   // A loop-monitor sample: `us` late; `ownUs` of it the thread's own work
-  // (null: no pause, or no CPU clock); `cause` (OWN or STARVED) what the
+  // (null: no pause, or no CPU clock), the rest it was not running (a
+  // pause counts as the larger); `cause` (OWN or STARVED) what the
   // thread-late requests since the last sample are charged to (0: unknown).
   loopDelay (us, ownUs = null, cause = 0) {
     this.loopDelays.recordValue(us)
@@ -129,7 +130,7 @@ class Recorder {
     if (ownUs !== null) {
       const p = this.pauses
       const starvedUs = us - ownUs
-      const base = cause === OWN ? 0 : 3
+      const base = ownUs * 2 >= us ? 0 : 3
       p[base]++
       p[1] += ownUs
       if (ownUs > p[2]) p[2] = ownUs

@@ -49,6 +49,8 @@ class Scheduler {
     // the requests in flight between its steps).
     this.paused = false
     this.recorder = null
+    // Told of each late request (the loop monitor's catch-up sample).
+    this.onLate = null
     // Since when no connection has waited here for a due request (every
     // one busy, or at its pipelining limit): a request planned after this
     // and late found no connection free (back-pressure), where one planned
@@ -60,8 +62,9 @@ class Scheduler {
   }
 
   // Lateness goes to the run's recorder, to be merged like latency.
-  start (recorder) {
+  start (recorder, onLate = null) {
     this.recorder = recorder
+    this.onLate = onLate
     recorder.trackLateness()
   }
 
@@ -100,6 +103,7 @@ class Scheduler {
       const lateBy = now - t
       const late = lateBy > LATE_MS
       recorder.planned(lateBy, late, late && this.waiting.length === 0 && this.noneFreeSince <= t)
+      if (late && this.onLate !== null) this.onLate()
       k++
     }
     if (this.perConnection) this.clientNext[client.index] = idx + k

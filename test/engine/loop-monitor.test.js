@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { performance } = require('perf_hooks')
-const { LoopMonitor, PERIOD_MS, GRANULARITY_MS, OWN, STARVED } = require('../../lib/engine/loop-monitor')
+const { LoopMonitor, PERIOD_MS, GRANULARITY_MS, HOLDS_US, OWN, STARVED } = require('../../lib/engine/loop-monitor')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -216,4 +216,41 @@ t.test('on the real clock: a pause of work is ours, a pause asleep is not', asyn
   t.ok(held.ownUs < 5000, `not running: ${held.ownUs} µs of it own`)
   t.equal(held.cause, STARVED)
   m.stop()
+})
+
+t.test('a short pause after a long one: the late requests are the long one\'s', async (t) => {
+  const { m, samples } = splitMonitor()
+  const clock = handClock()
+  m.clock = clock
+  m.lastCause = STARVED
+  // 2 ms late, all of it its own work (what the long pause left to do).
+  m.at = performance.now() - 13
+  m.due = performance.now() - 3
+  m.cpuAt = clock.us
+  clock.us += 12000
+  sampleOnce(m)
+  t.ok(samples[0].us >= 2000 && samples[0].us < HOLDS_US, `a short pause (${samples[0].us} µs)`)
+  t.equal(samples[0].ownUs, samples[0].us, 'its own work')
+  t.equal(samples[0].cause, STARVED, 'the requests it finds late were held by the long pause before')
+  t.equal(m.lastCause, 0, 'and it holds none itself')
+  m.stop()
+})
+
+t.test('late(): a late request samples a late loop at once, before the work the pause left', async (t) => {
+  const { m, samples } = splitMonitor()
+  m.start(handClock())
+  m.late()
+  t.equal(samples.length, 0, 'a loop on time: nothing')
+  const timer = m.timer
+  m.due = performance.now() - 30
+  m.late()
+  t.equal(samples.length, 1, 'a loop 30 ms late: sampled now')
+  t.ok(samples[0].us >= 28000, `${samples[0].us} µs`)
+  t.not(m.timer, timer, 'the next sample armed anew, the old one dropped')
+  m.late()
+  t.equal(samples.length, 1, 'once per pause')
+  m.stop()
+  m.due = performance.now() - 30
+  m.late()
+  t.equal(samples.length, 1, 'stopped: never')
 })

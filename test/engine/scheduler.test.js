@@ -127,6 +127,15 @@ t.test('late for want of a connection, or because the thread was late', async (t
   woken.scheduler.take(w, 1)
   t.equal(woken.recorder.lateNoConnection, 1, 'due after every connection was busy')
   t.equal(woken.recorder.lateHeld, 20)
+
+  // Each late request is told (the loop monitor samples a late loop then).
+  const told = harness(t, { overallRate: 100 })
+  let lateSeen = 0
+  told.scheduler.start(told.recorder, () => lateSeen++)
+  told.scheduler.take(told.clients[0], 1)
+  told.advance(1000)
+  told.scheduler.take(told.clients[0], 3)
+  t.equal(lateSeen, 3)
 })
 
 t.test('one timer for all waiting connections, and no spinning', async (t) => {
