@@ -40,17 +40,21 @@ async function firstUsesDuring (t, args, { endSlackMs = 0, path: urlPath = '', e
   const { arrivals } = await server.ask({ report: true })
   const threads = fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
   const all = threads.flat()
-  const events = all.filter((e) => e.what !== 'connect')
+  const events = all.filter((e) => e.what !== 'connect' && e.what !== 'end')
   // From the first connection opened (the run has begun: a load then
-  // delays the first sends) or the first arrival, whichever came first.
+  // delays the first sends) or the first arrival, whichever came first,
+  // to the end of the thread's run where it had one (the spy marks it),
+  // else to the last arrival.
   const first = Math.min(arrivals[0], ...all.filter((e) => e.what === 'connect').map((e) => e.at))
   const last = arrivals[arrivals.length - 1] - endSlackMs
+  const ends = new Map(all.filter((e) => e.what === 'end').map((e) => [e.threadId, e.at]))
+  const until = (e) => Math.min(last, ends.has(e.threadId) ? ends.get(e.threadId) : Infinity)
   return {
     result: JSON.parse(res.stdout),
     threads: threads.length,
     events,
-    during: events.filter((e) => e.at >= first && e.at <= last),
-    after: events.filter((e) => e.at > last)
+    during: events.filter((e) => e.at >= first && e.at <= until(e)),
+    after: events.filter((e) => e.at > until(e))
   }
 }
 

@@ -76,6 +76,14 @@ t.test('-r (per connection) gives each connection its own plan', async (t) => {
   const url = await httpServer(t)
   const result = await autocannon({ url, connections: 4, connectionRate: 50, duration: 2 })
   t.equal(result.rate.target, 200)
+  // Four plans of 50 req/s over 2 s (staggered: one more each at most),
+  // from when the first connection is ready (a loaded machine may take
+  // 200 ms to open them: 40 fewer).
+  t.ok(result.rate.planned >= 360 && result.rate.planned <= 404, `400 planned (${result.rate.planned})`)
+  // What was answered: unless the machine held the generator (and the
+  // server, in this process) off the CPU.
+  const starved = starvedReason(result, 100)
+  if (starved) return t.skip(`the responses: ${starved}`)
   t.ok(Math.abs(result.requests.total - 400) <= 20, `about 400 requests (${result.requests.total})`)
 })
 

@@ -174,7 +174,9 @@ t.test('a pause of the sending thread shows in its loop delay and explains the l
   t.ok(g.cpu > 0 && g.cpu <= 1)
   // Whose it was: its CPU time ran on through it, whatever else the
   // machine did meanwhile.
-  t.ok(g.pauses.own.max >= 45, `the pause was our own work (${JSON.stringify(g.pauses)})`)
+  // (The thread's CPU clock may lag by a scheduler tick, and the thread's
+  // usual work before the pause is not counted in it.)
+  t.ok(g.pauses.own.max >= 40, `the pause was our own work (${JSON.stringify(g.pauses)})`)
   t.ok(g.lateOwn + g.lateStarved >= 30, `late for the thread, not for want of a connection (own ${g.lateOwn}, starved ${g.lateStarved}, no connection ${g.lateNoConnection})`)
   t.match(distortion(result), /may have distorted the latency: .*its own work \([\d,.]+ ms of its pauses, the longest \d+ ms.*\): a pause of ours, a bug to report/)
   const interval = result.series.loopDelayMax.findIndex((d) => d >= 45)
