@@ -8,6 +8,7 @@
 // to its end.
 
 const t = require('tap')
+const { starvedReason } = require('../helpers/truth-guards')
 const autocannon = require('../..')
 const { createEarlyVerdict } = require('../../lib/search/early-verdict')
 const { judgeStep } = require('../../lib/search/step-judge')
@@ -160,6 +161,10 @@ t.test('a server that answers 503: settled on the implied 5xx bound', async (t) 
 
 t.test('a stepped run under a watch runs a passing window to its end', async (t) => {
   const { window, result } = await stepAgainst(t, (req, res) => res.end('fast'), { duration: 30 })
+  // The server answers in this thread: a machine that held the thread off
+  // the CPU for longer than the SLO's 50 ms in all slowed its answers too.
+  const starved = window.settled && starvedReason(result, 50)
+  if (starved) return t.skip(`settled at ${window.settled.at} s (${window.settled.reason}): ${starved}`)
   t.equal(window.settled, null)
   t.ok(result.duration >= 9.9, `the whole window: ${result.duration} s`)
   t.ok(result.requests.total > 1800, `${result.requests.total} responses`)
