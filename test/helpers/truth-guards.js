@@ -41,4 +41,18 @@ function starvedReason (result, overMs) {
   return `the machine held the generator off the CPU for ${p.starved.ms} ms in ${p.starved.count} pauses (longest ${p.starved.max} ms)`
 }
 
-module.exports = { OWN_PAUSE_MAX_MS, ownPauseFailures, starvedMs, starvedReason }
+// Why a run's timing (when requests arrived) says nothing of the
+// generator, measured, or null: the machine held it off the CPU for 150 ms
+// or more in all (pauses in a row add up), or the server's answers held
+// every connection (a queue that no one pause bounds). Its own pauses are
+// held small all the same.
+function loadedReason (result) {
+  const why = []
+  const starved = starvedReason(result, 150)
+  if (starved) why.push(starved)
+  const g = result.generator
+  if (g.lateNoConnection > 0) why.push(`every connection was busy (the server's answers) when ${g.lateNoConnection} requests were due`)
+  return why.length ? why.join('; ') : null
+}
+
+module.exports = { OWN_PAUSE_MAX_MS, ownPauseFailures, starvedMs, starvedReason, loadedReason }
