@@ -8,7 +8,6 @@
 // to its end.
 
 const t = require('tap')
-const { starvedReason } = require('../helpers/truth-guards')
 const autocannon = require('../..')
 const { createEarlyVerdict } = require('../../lib/search/early-verdict')
 const { judgeStep } = require('../../lib/search/step-judge')
@@ -18,6 +17,7 @@ const { Session } = require('../../lib/engine/session')
 const { SteppedRun } = require('../../lib/search/stepped-run')
 const { aggregateResult } = require('../../lib/results/result')
 const { httpServer } = require('../helpers/servers')
+const { starvedReason } = require('../helpers/truth-guards')
 const { seededRandom } = require('../../lib/core/random')
 
 function figures (over = {}) {
