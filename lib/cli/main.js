@@ -87,6 +87,8 @@ function main (argv) {
     opts = parseArguments(argv)
     checkDestinations(opts)
     checkTlsFiles(opts)
+    // Before a command is started for --on-port, too.
+    require('../config/limits').checkWorkers(opts)
   } catch (err) {
     return fail(err)
   }
@@ -110,13 +112,44 @@ function main (argv) {
 
   // Stopped by SIGTERM or SIGHUP: 128 + its number, as a shell reports a
   // process the signal ended (Ctrl-C keeps 130 for "nothing to show" and
-  // the run's own code otherwise).
+  // the run's own code otherwise, as autocannon, wrk and oha do).
   const signalled = () => stoppedBy !== null && stoppedBy !== 'SIGINT' ? 128 + signalNumber(stoppedBy) : null
-  return start(opts).then((code) => {
+  // The handlers are ours from here until the command's process group is
+  // gone, its folder removed and every worker ended: a signal in between
+  // must not take the default action (death), which would orphan the
+  // command and leave the folder (Node runs no 'exit' handler then).
+  const session = new Session()
+  let over = false
+  const onSignal = (signal) => {
+    // Everything is stopped and removed: only the exit code is left.
+    if (over) process.exit(signal === 'SIGINT' ? process.exitCode : 128 + signalNumber(signal))
+    // A second signal gives up at once: the 'exit' handler of on-port.js
+    // kills the command's group and removes its folder.
+    if (stoppedBy !== null) process.exit(128 + signalNumber(signal))
+    stoppedBy = signal
+    session.stop()
+  }
+  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
+  return start(opts, session).then((code) => {
     process.exitCode = signalled() || code
   }, (err) => {
-    if (err instanceof Interrupted) process.exitCode = signalled() || EXIT.INTERRUPTED
+    if (err instanceof Interrupted || stoppedBy !== null) process.exitCode = signalled() || EXIT.INTERRUPTED
     else fail(err)
+  }).then(() => {
+    over = true
+    // Two more turns of the loop, so that a signal that came while the
+    // run ended is handled (a signal caught as the loop polls is handled
+    // at the next poll; its listener removed before that, it would be
+    // lost, and the run would exit 0), then the default action again: a
+    // signal while Node tears down ends the process by that signal (128 +
+    // its number to a shell) instead of being lost. The second turn does
+    // nothing else, so that the window for a signal to come between its
+    // poll and the listeners' removal is microseconds (a process the
+    // machine preempts right there still misses one: it exits 0, as it
+    // would had the signal come just after it exited).
+    setImmediate(() => setImmediate(() => {
+      for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal)
+    }))
   })
 }
 
@@ -170,24 +203,16 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP']
 // Set to the signal that stopped the run: its result is marked partial.
 let stoppedBy = null
 
-async function start (opts) {
+async function start (opts, session) {
   // The warm-up, the run (or its -f rounds) or the search: one session.
-  // A signal stops it, the run still ends with its results (printed and
-  // written), and the command started with --on-port gets the signal; a
-  // second signal gives up at once (the command is killed on exit).
-  const session = new Session()
-  const onSignal = (signal) => {
-    if (session.stopped) process.exit(128 + signalNumber(signal))
-    stoppedBy = signal
-    session.stop()
-  }
-  for (const signal of STOP_SIGNALS) process.on(signal, onSignal)
-
+  // A signal stops it (main()), the run still ends with its results
+  // (printed and written), and the command started with --on-port gets
+  // the signal.
   let command = null
   try {
     if (opts.onPort) {
       const { startCommand, pointAt } = require('./on-port')
-      command = await startCommand(opts, session)
+      command = await startCommand(opts, session, () => stoppedBy || undefined)
       opts = { ...opts, url: pointAt(opts.url, command.listening) }
     }
     if (opts.findMaxRate) return await require('./search').runSearch(opts, session)
@@ -198,7 +223,11 @@ async function start (opts) {
     }
     const result = await runOnce(opts, session, { warmupResult })
     // (-f: the last round is the one Ctrl-C cut short.)
-    if (!opts.forever && result && result.requests && result.requests.total === 0) {
+    const none = result && result.requests && result.requests.total === 0
+    // Stopped before any response: the signal is the reason, not the
+    // target (-f: the rounds before it were the result).
+    if (none && stoppedBy !== null && !opts.forever) throw new Interrupted()
+    if (!opts.forever && none) {
       // Not a benchmark of anything: say why, and fail the command.
       throw raise('AC_NO_RESPONSE', require('../results/no-response').noResponseLine(result))
     }
@@ -207,7 +236,8 @@ async function start (opts) {
     if (result && result.aborted) return EXIT.THRESHOLDS_FAILED
     return thresholdsExitCode(result && result.thresholds, { tablesShown: opts.renderResultsTable })
   } finally {
-    for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal)
+    // The command's whole process group, SIGKILL after a grace; main()'s
+    // handlers stay until it is gone.
     if (command) await command.stop(stoppedBy || undefined)
     flushWarnings()
   }

@@ -3,7 +3,10 @@
 // What the machine allows, checked before any connection opens: a run that
 // asks for more sockets than the process may open, or than there are local
 // ports to one target, would otherwise crawl through EMFILE or
-// EADDRNOTAVAIL errors instead of measuring anything.
+// EADDRNOTAVAIL errors instead of measuring anything; a run of more worker
+// threads than the cores and memory can carry would spend its time (and
+// the machine's memory) starting threads instead (-w 1000 on 2 cores took
+// 11 GB and never began).
 
 const fs = require('fs')
 const { raise } = require('../core/errors')
@@ -59,7 +62,45 @@ function connectionsPerAddress (config) {
   return counts
 }
 
+// Worker threads: each is an event loop and a V8 heap of its own (about
+// 12 MB idle, measured; more once busy), and beyond the cores they only
+// compete for them: more than WORKERS_PER_CORE per core generates no more
+// load, and is refused, as is more than the free memory holds at
+// WORKER_MB each.
+const WORKERS_PER_CORE = 4
+const WORKER_MB = 32
+
+// The memory this process may still use, in bytes: the free memory, or
+// the cgroup's limit when it is lower (a container).
+function freeMemory () {
+  const os = require('os')
+  const free = os.freemem()
+  const limit = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : 0
+  return limit > 0 && limit < free ? limit : free
+}
+
+// probe: { cores, free } (bytes), the machine's own unless given.
+function checkWorkers (config, probe = {}) {
+  const workers = config.workers || 0
+  if (workers <= 1) return
+  const cores = 'cores' in probe ? probe.cores : require('os').availableParallelism()
+  const max = WORKERS_PER_CORE * cores
+  if (workers > max) {
+    throw raise('AC_TOO_MANY_WORKERS',
+      `${workers} workers (-w, workers) are more than this machine can run: at most ${max}, ${WORKERS_PER_CORE} for each of its ${cores} CPU core${cores === 1 ? '' : 's'} ` +
+      `(threads beyond the cores only compete for them): use -w ${max} or fewer`)
+  }
+  const free = Math.floor(('free' in probe ? probe.free : freeMemory()) / (1024 * 1024))
+  if (workers * WORKER_MB > free) {
+    const fit = Math.max(1, Math.floor(free / WORKER_MB))
+    throw raise('AC_TOO_MANY_WORKERS',
+      `${workers} workers (-w, workers) need about ${workers * WORKER_MB} MB (${WORKER_MB} MB each), more than the ${free} MB of memory free: use -w ${fit} or fewer`)
+  }
+}
+
 function checkLimits (config, probe = {}) {
+  // First: too many workers would otherwise be told as too many files.
+  checkWorkers(config, probe)
   const limit = 'limit' in probe ? probe.limit : openFileLimit()
   const open = 'open' in probe ? probe.open : openFiles()
   const range = 'range' in probe ? probe.range : localPortRange()
@@ -101,4 +142,4 @@ function warnings (config, cores) {
   return out
 }
 
-module.exports = { checkLimits, warnings, openFileLimit, localPortRange, connectionsPerAddress }
+module.exports = { checkLimits, checkWorkers, warnings, openFileLimit, localPortRange, connectionsPerAddress }

@@ -83,7 +83,18 @@ function autocannon (opts, cb) {
     const startAt = round === 0 ? config.startAt : undefined
     let settle
     const outcome = new Promise((resolve, reject) => { settle = { resolve, reject } })
+    // 'start' comes before 'done', even when the round ended before its
+    // turn came (stopped at once, or a short run on a loop held up): the
+    // CLI's header would follow the result.
+    let started = false
+    const emitStart = () => {
+      if (started) return
+      started = true
+      events.emit('start')
+    }
+    const wait = startAt === undefined ? 0 : startAt - Date.now()
     const done = (result) => {
+      if (wait <= 0) emitStart()
       events.emit('done', result)
       settle.resolve(result)
     }
@@ -113,12 +124,11 @@ function autocannon (opts, cb) {
       }
     }
     // 'start' when requests begin to go, after any wait for the start time.
-    const wait = startAt === undefined ? 0 : startAt - Date.now()
     if (wait > 0) {
-      const timer = setTimeout(() => { if (!instance.outcome) events.emit('start') }, wait)
+      const timer = setTimeout(() => { if (!instance.outcome) emitStart() }, wait)
       outcome.then(() => clearTimeout(timer), () => clearTimeout(timer))
     } else {
-      setImmediate(() => events.emit('start'))
+      setImmediate(emitStart)
     }
     const run = instance.run
     return { stop: () => run.stop(), then: (onFulfilled, onRejected) => outcome.then(onFulfilled, onRejected) }
@@ -127,6 +137,9 @@ function autocannon (opts, cb) {
   setImmediate(async () => {
     try {
       const session = instance.session
+      // A host that does not resolve: one line before the run, not a run
+      // of connect errors.
+      await require('../config/host-check').checkHosts(config)
       // Before anything is sent, once per origin (workers too): a run never
       // starts against a server that cannot speak the protocol its target
       // was given.

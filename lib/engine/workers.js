@@ -23,9 +23,25 @@ function workerConfig (config, index) {
   return Object.freeze({ ...workerPart(config, index), abortOnFail: false, startAt: undefined })
 }
 
+// A run of a duration ends at the latest this long after its deadline
+// counted from the start (its start time, if it has one), however long
+// its workers took to start: start-up is not counted in the duration
+// (each worker runs the whole of it, from 'go'), but it is bounded. (Two
+// threads took over 10 s to start on a 2-core machine at a load of 35:
+// less would fail runs that a busy machine only slowed.)
+const START_ALLOWANCE_MS = 10000
+// How long a worker still starting when the run is stopped has to become
+// ready (and answer with its empty snapshot) before it is ended and the
+// run ends without it: a signal does not wait for a slow start-up. A
+// worker that is running is waited for, as ever.
+const STOP_GRACE_MS = 1000
+
 function runWorkers (config, events, prepared, done) {
   const workers = []
   const raws = []
+  // Per worker: ready (it has started), dropped (ended while starting).
+  const isReady = []
+  const dropped = []
   let ready = 0
   let finished = 0
   let failed = false
@@ -42,10 +58,48 @@ function runWorkers (config, events, prepared, done) {
 
   // --abortOnFail: the thresholds held to all workers' figures together.
   const abort = config.abortOnFail ? abortWatch(config, events) : null
+  // Every worker is told at once, ready or not: a worker still starting
+  // reads it once it is, and stops before its run begins.
+  let stopTimer = null
   const stopAll = () => {
+    if (stopped) return
     stopped = true
-    if (ready === workers.length) for (const w of workers) w.postMessage({ type: 'stop' })
+    for (const w of workers) w.postMessage({ type: 'stop' })
+    stopTimer = setTimeout(dropStarting, STOP_GRACE_MS)
   }
+  const dropStarting = () => {
+    workers.forEach((w, i) => {
+      if (isReady[i] || raws[i] !== undefined) return
+      dropped[i] = true
+      w.terminate()
+    })
+    settle()
+  }
+  // Every worker has answered, or been dropped: the run's end.
+  const settle = () => {
+    const gone = dropped.filter(Boolean).length
+    if (failed || over || finished + gone < workers.length) return
+    clearInterval(ticker)
+    clearTimeout(deadline)
+    clearTimeout(stopTimer)
+    const answered = raws.filter((raw) => raw !== undefined)
+    if (answered.length === 0) {
+      failed = true
+      const err = raise('AC_WORKER_FAILED', `the run was stopped, and none of its ${workers.length} workers had started ${STOP_GRACE_MS / 1000} s later`)
+      endControls(err)
+      return done(err)
+    }
+    if (tick.counter || tick.bytes) events.emit('tick', tick)
+    if (abort !== null && abort.aborted !== null) answered[0].aborted = abort.aborted
+    endControls(null)
+    done(null, answered)
+  }
+  // The deadline, armed now: a run of a duration ends by then, whatever
+  // its workers' start-up took.
+  const wait = config.startAt === undefined ? 0 : Math.max(0, config.startAt - Date.now())
+  const deadline = config.amount || !(config.duration > 0)
+    ? null
+    : setTimeout(stopAll, wait + config.duration * 1000 + START_ALLOWANCE_MS)
 
   // Once the run has ended (stopped, or failed), a worker answers no
   // more: what a session is waiting for is answered here instead. A cut
@@ -58,7 +112,7 @@ function runWorkers (config, events, prepared, done) {
       const pending = cutting
       cutting = null
       if (err) pending.reject(err)
-      else pending.resolve(raws)
+      else pending.resolve(raws.filter((raw) => raw !== undefined))
     }
     if (peeking) peeking.resolve(null)
     if (draining) draining.resolve(true)
@@ -68,6 +122,8 @@ function runWorkers (config, events, prepared, done) {
     if (failed) return
     failed = true
     clearInterval(ticker)
+    clearTimeout(deadline)
+    clearTimeout(stopTimer)
     for (const w of workers) w.terminate()
     endControls(err)
     done(err)
@@ -79,9 +135,10 @@ function runWorkers (config, events, prepared, done) {
     worker.on('message', (msg) => {
       switch (msg.type) {
         case 'ready':
-          if (++ready === workers.length) {
+          isReady[i] = true
+          // Stopped already: each has the stop, and begins nothing.
+          if (++ready === workers.length && !stopped) {
             for (const w of workers) w.postMessage({ type: 'go' })
-            if (stopped) for (const w of workers) w.postMessage({ type: 'stop' })
           }
           break
         case 'tick':
@@ -136,19 +193,14 @@ function runWorkers (config, events, prepared, done) {
         case 'done':
           raws[i] = msg.raw
           if (abort !== null) abort.finished(i)
-          if (++finished === workers.length) {
-            clearInterval(ticker)
-            if (tick.counter || tick.bytes) events.emit('tick', tick)
-            if (abort !== null && abort.aborted !== null) raws[0].aborted = abort.aborted
-            endControls(null)
-            done(null, raws)
-          }
+          finished++
+          settle()
           break
       }
     })
-    worker.on('error', (err) => fail(raise('AC_WORKER_FAILED', `worker ${i} failed: ${err && err.message}`)))
+    worker.on('error', (err) => { if (!dropped[i]) fail(raise('AC_WORKER_FAILED', `worker ${i} failed: ${err && err.message}`)) })
     worker.on('exit', (code) => {
-      if (code !== 0 && raws[i] === undefined) fail(raise('AC_WORKER_FAILED', `worker ${i} exited with code ${code}`))
+      if (code !== 0 && raws[i] === undefined && !dropped[i]) fail(raise('AC_WORKER_FAILED', `worker ${i} exited with code ${code}`))
     })
   }
 
@@ -172,7 +224,7 @@ function runWorkers (config, events, prepared, done) {
       })
     },
     cut () {
-      if (over) return over.err ? Promise.reject(over.err) : Promise.resolve(raws)
+      if (over) return over.err ? Promise.reject(over.err) : Promise.resolve(raws.filter((raw) => raw !== undefined))
       return new Promise((resolve, reject) => {
         cutting = { raws: [], count: 0, resolve, reject }
         for (const w of workers) w.postMessage({ type: 'cut' })
@@ -192,7 +244,6 @@ function runWorkers (config, events, prepared, done) {
         for (const w of workers) w.postMessage({ type: 'peek', limitsMs, remainingMs })
       })
     },
-    // Before every worker is ready, the stop is sent along with 'go'.
     stop: stopAll
   }
 }

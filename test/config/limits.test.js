@@ -6,7 +6,7 @@
 const t = require('tap')
 const autocannon = require('../..')
 const { buildConfig } = require('../../lib/config/config')
-const { checkLimits, warnings, openFileLimit, localPortRange, connectionsPerAddress } = require('../../lib/config/limits')
+const { checkLimits, checkWorkers, warnings, openFileLimit, localPortRange, connectionsPerAddress } = require('../../lib/config/limits')
 const { share } = require('../../lib/core/share')
 const { workerConfig } = require('../../lib/engine/workers')
 
@@ -36,7 +36,7 @@ t.test('connections beyond the open-file limit or the local ports are refused be
     code: 'AC_TOO_MANY_CONNECTIONS',
     message: '1000 connections need about 1052 open files, but this process may open 1024 (ulimit -n): raise the limit (ulimit -n 2048) or use fewer connections'
   })
-  t.throws(() => checkLimits(config({ connections: 900, workers: 20 }), probe), { code: 'AC_TOO_MANY_CONNECTIONS' }, 'workers need descriptors too')
+  t.throws(() => checkLimits(config({ connections: 900, workers: 20 }), { ...probe, cores: 8 }), { code: 'AC_TOO_MANY_CONNECTIONS' }, 'workers need descriptors too')
   const big = { limit: Infinity, open: 20, range: [32768, 60999] }
   t.doesNotThrow(() => checkLimits(config({ connections: 28232 }), big), 'as many as there are ports')
   t.throws(() => checkLimits(config({ connections: 28233 }), big), {
@@ -86,6 +86,29 @@ t.test('workers: one connection each at least (as autocannon), at most one per r
   await instance.catch(() => {})
   await new Promise((resolve) => setImmediate(resolve))
   t.equal(seen.filter((w) => w.code === 'AC_WORKERS_OVER_CORES').length, 1, 'one warning')
+})
+
+t.test('workers: at most 4 per core, and what the free memory holds at 32 MB each', async (t) => {
+  const config = (workers) => buildConfig({ url: 'http://127.0.0.1:3000', workers, connections: workers })
+  const GB = 1024 * 1024 * 1024
+  t.doesNotThrow(() => checkWorkers(config(8), { cores: 2, free: 16 * GB }), '4 per core')
+  t.throws(() => checkWorkers(config(9), { cores: 2, free: 16 * GB }), {
+    code: 'AC_TOO_MANY_WORKERS',
+    message: '9 workers (-w, workers) are more than this machine can run: at most 8, 4 for each of its 2 CPU cores (threads beyond the cores only compete for them): use -w 8 or fewer'
+  })
+  t.throws(() => checkWorkers(config(5), { cores: 1, free: 16 * GB }), { message: /at most 4, 4 for each of its 1 CPU core \(/ }, 'one core')
+  t.doesNotThrow(() => checkWorkers(config(64), { cores: 16, free: 2048 * 1024 * 1024 }), '64 × 32 MB fit in 2048 MB')
+  t.throws(() => checkWorkers(config(64), { cores: 16, free: 2047 * 1024 * 1024 }), {
+    code: 'AC_TOO_MANY_WORKERS',
+    message: '64 workers (-w, workers) need about 2048 MB (32 MB each), more than the 2047 MB of memory free: use -w 63 or fewer'
+  })
+  t.throws(() => checkWorkers(config(2), { cores: 16, free: 10 * 1024 * 1024 }), { message: /use -w 1 or fewer$/ }, 'at least one')
+  t.doesNotThrow(() => checkWorkers(buildConfig({ url: 'http://127.0.0.1:3000' }), { cores: 1, free: 0 }), 'no workers: nothing to check')
+  // Checked first: too many workers is not told as too many open files.
+  t.throws(() => checkLimits(config(1000), { limit: 1024, open: 20, range: null, cores: 2 }), { code: 'AC_TOO_MANY_WORKERS' })
+  // The library, on this machine: more than 4 per core is refused before the run.
+  const cores = require('os').availableParallelism()
+  await t.rejects(autocannon({ url: 'http://127.0.0.1:9', workers: 4 * cores + 1, duration: 1 }), { code: 'AC_TOO_MANY_WORKERS', message: new RegExp(`^${4 * cores + 1} workers \\(-w, workers\\)`) })
 })
 
 t.test('shares add up to the whole, the first ones one larger', async (t) => {

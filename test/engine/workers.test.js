@@ -198,17 +198,74 @@ t.test('a rate: rps read as the rate achieved', async (t) => {
   t.same(closed.aborts, [{ threshold: 'rps > 50', at: 3, value: 3.33, unit: 'req/s' }], 'no rate: requests over the time, rounded')
 })
 
-t.test('stopped before every worker is ready: the stop follows the go', async (t) => {
+t.test('stopped before every worker is ready: each is told at once, and none is told to go', async (t) => {
   PortWorker.made = []
   const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
-  const controls = runWorkers(buildConfig({ url, workers: 2, connections: 2 }), new EventEmitter(), {}, () => {})
+  const ended = []
+  const controls = runWorkers(buildConfig({ url, workers: 2, connections: 2 }), new EventEmitter(), {}, (err, raws) => ended.push({ err, raws }))
   const workers = PortWorker.made
   controls.stop()
+  t.same(workers.map((w) => w.posted), [['stop'], ['stop']], 'a worker still starting reads it once it is ready')
   workers[0].send({ type: 'ready' })
-  t.same(workers.map((w) => w.posted), [[], []], 'nothing sent to a worker not all are ready')
   workers[1].send({ type: 'ready' })
-  t.same(workers.map((w) => w.posted), [['go', 'stop'], ['go', 'stop']])
+  t.same(workers.map((w) => w.posted), [['stop'], ['stop']], 'no go after a stop')
+  for (const w of workers) w.send({ type: 'done', raw: { n: 1 } })
+  t.same(ended, [{ err: null, raws: [{ n: 1 }, { n: 1 }] }])
+})
+
+t.test('stopped: a worker still starting 1 s later is ended, the run ends with the others', async (t) => {
+  PortWorker.made = []
+  const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
+  const ended = []
+  const controls = runWorkers(buildConfig({ url, workers: 3, connections: 3 }), new EventEmitter(), {}, (err, raws) => ended.push({ err, raws }))
+  const workers = PortWorker.made
+  // 0 never starts; 1 is running and answers late; 2 answers at once.
+  workers[1].send({ type: 'ready' })
+  workers[2].send({ type: 'ready' })
+  const stoppedAt = Date.now()
+  controls.stop()
+  workers[2].send({ type: 'done', raw: { worker: 2 } })
+  await new Promise((resolve) => setTimeout(resolve, 2500))
+  t.same(ended, [], 'a worker that is running is waited for')
+  t.same(workers.map((w) => w.terminated), [true, false, false], 'the one still starting is ended')
+  workers[0].emit('exit', 1)
+  workers[1].send({ type: 'done', raw: { worker: 1 } })
+  t.same(ended, [{ err: null, raws: [{ worker: 1 }, { worker: 2 }] }], 'what the others measured')
+  t.ok(Date.now() - stoppedAt >= 1000)
+  // None had started: the run fails, saying so.
+  PortWorker.made = []
+  const silent = []
+  runWorkers(buildConfig({ url, workers: 2, connections: 2 }), new EventEmitter(), {}, (err) => silent.push(err)).stop()
+  const at = Date.now()
+  while (silent.length === 0 && Date.now() - at < 5000) await new Promise((resolve) => setTimeout(resolve, 50))
+  const waited = Date.now() - at
+  t.ok(waited >= 950 && waited < 4000, `ended ${waited} ms after the stop`)
+  t.match(silent[0], { code: 'AC_WORKER_FAILED', message: /none of its 2 workers had started/ })
+  t.same(PortWorker.made.map((w) => w.terminated), [true, true])
+})
+
+t.test('a run of a duration ends by its deadline from the start, however long its workers take to start', async (t) => {
+  PortWorker.made = []
+  const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
+  const started = Date.now()
+  let endedAt = 0
+  runWorkers(buildConfig({ url, workers: 2, connections: 2, duration: 0.5 }), new EventEmitter(), {}, () => { endedAt = Date.now() })
+  const workers = PortWorker.made
+  // Neither is ever ready: the stop comes at 0.5 s + the 10 s allowance.
+  while (!workers[0].posted.includes('stop') && Date.now() - started < 15000) await new Promise((resolve) => setTimeout(resolve, 50))
+  const stopAt = Date.now() - started
+  t.ok(stopAt >= 10400 && stopAt < 13000, `stopped at ${stopAt} ms`)
+  t.same(workers.map((w) => w.posted), [['stop'], ['stop']])
   for (const w of workers) w.send({ type: 'done', raw: {} })
+  t.ok(endedAt > 0, 'and ended')
+  // An amount run has no deadline.
+  PortWorker.made = []
+  const counted = runWorkers(buildConfig({ url, workers: 2, connections: 2, amount: 10 }), new EventEmitter(), {}, () => {})
+  const amountWorkers = PortWorker.made
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  t.same(amountWorkers.map((w) => w.posted), [[], []], 'nothing posted to an amount run before it is ready')
+  counted.stop()
+  for (const w of amountWorkers) w.send({ type: 'done', raw: {} })
 })
 
 t.test('real threads: the thresholds fail on the workers\' figures, every thread stops, the verdict is the run\'s', async (t) => {
