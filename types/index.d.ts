@@ -646,6 +646,24 @@ declare namespace autocannon {
     late: number
     /** How late requests left against the plan, in ms; null without a rate. */
     lateness: { p99: number, max: number } | null
+    /** Of `late`: every connection was busy (or at its pipelining limit) when they were due. */
+    lateNoConnection: number
+    /** Of `late`: the thread was late in a pause that was mostly its own work. */
+    lateOwn: number
+    /** Of `late`: the thread was late in a pause while it was not running (other processes had the CPU). */
+    lateStarved: number
+    /** The event-loop pauses (samples 1 ms late or more), split by whose they were: the thread's own work (its CPU time advanced) or not running; null where no thread's CPU time could be read. */
+    pauses: { own: PauseTotals, starved: PauseTotals } | null
+  }
+
+  /** One cause's part of the generator's pauses. */
+  export interface PauseTotals {
+    /** Pauses that were mostly this cause. */
+    count: number
+    /** This cause's part of all pauses, in ms. */
+    ms: number
+    /** Its longest part of one pause, in ms. */
+    max: number
   }
 
   /** One `thresholds` expression, checked on the result. */
@@ -839,6 +857,12 @@ declare namespace autocannon {
     resent?: number
     targetRate: number
     late: number
+    /** Of `late`, by cause (see GeneratorHealth); absent in raw results from older versions. */
+    lateNoConnection?: number
+    lateOwn?: number
+    lateStarved?: number
+    /** The thread's pauses by cause, in µs; null where its CPU time could not be read. */
+    pauses?: { own: { count: number, us: number, maxUs: number }, starved: { count: number, us: number, maxUs: number } } | null
     lateness?: string
     /** The sending thread's event-loop delay (µs), compressed base64. */
     loopDelay: string

@@ -10,6 +10,8 @@
 //   count    := errors | non2xx | timeouts                          (a number, or N% of requests)
 //   rate     := rps (req/s) | throughput (bytes/s: B, kB, MB, GB, KiB, MiB, GiB)
 //   generator := generator.late (a number, or N% of requests sent)
+//              | generator.lateOwn|lateStarved|lateNoConnection (the same, by cause)
+//              | generator.pauses.own.max|pauses.starved.max (ms, us, µs or s)
 //              | generator.loopDelay.p50|p99|max (ms, us, µs or s)
 //              | generator.cpu (a fraction, or N%)
 //   operator := < | <= | > | >= | == | !=
@@ -23,6 +25,9 @@ const GRAMMAR = /^\s*([a-z0-9_.()]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*(
 
 const HINT = 'e.g. "p99 < 200ms", "errors < 1%", "rps > 5000" (terms: pN, avg, min, max, stddev, errors, non2xx, timeouts, rps, throughput, generator.late, generator.loopDelay.p99, generator.cpu)'
 const LOOP_DELAY_STATS = ['p50', 'p99', 'max']
+// The late requests, all or by cause (lower case as written → the field).
+const LATE_TERMS = {}
+for (const field of ['late', 'lateOwn', 'lateStarved', 'lateNoConnection']) LATE_TERMS[`generator.${field.toLowerCase()}`] = `generator.${field}`
 
 class ThresholdSyntaxError extends Error {
   constructor (expression, why) {
@@ -76,21 +81,24 @@ function parseThreshold (expression) {
 // The generator's own health (result.generator): held like any other
 // term, so that a CI job can refuse a run whose generator was the limit.
 function parseGenerator (expression, name, value, unit, rawUnit, base) {
-  if (name === 'generator.late') {
-    if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `generator.late is a count or a percentage, not "${rawUnit}"`)
-    return { ...base, kind: 'generator', metric: 'generator.late', limit: value, unit: unit === '%' ? '%' : '' }
+  const late = LATE_TERMS[name]
+  if (late) {
+    if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `${late} is a count or a percentage, not "${rawUnit}"`)
+    return { ...base, kind: 'generator', metric: late, field: late.slice('generator.'.length), limit: value, unit: unit === '%' ? '%' : '' }
   }
   if (name === 'generator.cpu') {
     if (unit !== '' && unit !== '%') throw new ThresholdSyntaxError(expression, `generator.cpu is a fraction or a percentage, not "${rawUnit}"`)
     return { ...base, kind: 'generator', metric: 'generator.cpu', limit: unit === '%' ? value / 100 : value, unit: '' }
   }
   const stat = /^generator\.loopdelay\.(\w+)$/.exec(name)
-  if (stat && LOOP_DELAY_STATS.includes(stat[1])) {
+  const pause = /^generator\.pauses\.(own|starved)\.max$/.exec(name)
+  if ((stat && LOOP_DELAY_STATS.includes(stat[1])) || pause) {
     const scale = unit === '' ? 1 : LATENCY_UNITS[unit.toLowerCase() === 'µs' ? 'µs' : unit.toLowerCase()]
     if (scale === undefined) throw new ThresholdSyntaxError(expression, `"${rawUnit}" is not a latency unit (ms, us, s)`)
+    if (pause) return { ...base, kind: 'generator', metric: `generator.pauses.${pause[1]}.max`, pause: pause[1], limit: value * scale, unit: 'ms' }
     return { ...base, kind: 'generator', metric: `generator.loopDelay.${stat[1]}`, stat: stat[1], limit: value * scale, unit: 'ms' }
   }
-  throw new ThresholdSyntaxError(expression, `unknown term "${name}" (generator terms: generator.late, generator.loopDelay.p50, .p99, .max, generator.cpu)`)
+  throw new ThresholdSyntaxError(expression, `unknown term "${name}" (generator terms: generator.late, .lateOwn, .lateStarved, .lateNoConnection, generator.loopDelay.p50, .p99, .max, generator.pauses.own.max, .starved.max, generator.cpu)`)
 }
 
 module.exports = { parseThreshold, STAT_KEYS }

@@ -29,7 +29,7 @@ const WARNINGS = {
   AC_SHARD_MISMATCH: 'merge --force: the results differ in what makes one run (the line names the option and each value); they are merged all the same.',
   AC_SHARD_EMPTY: 'merge: a result had no responses (the line gives its errors by cause): the merged numbers lack its load.',
   AC_SHARD_GAP: 'merge: a result began after the first or ended before the last by a sample interval or more: the series has those seconds without its load (zeros where no result sent).',
-  AC_GENERATOR_DISTORTED: 'Under a rate, the generator\'s event loop ran over 1 ms late at p99, or over 0.1% of requests left more than 5 ms after their planned time: part of the latency may be the generator\'s, not the server\'s (printed after the tables).',
+  AC_GENERATOR_DISTORTED: 'Under a rate, the generator\'s event loop ran over 1 ms late at p99, or 0.1% of requests or more left more than 5 ms after their planned time: part of the latency may be the generator\'s, not the server\'s; the line names the cause and its remedy (printed after the tables).',
   AC_KUBE_LOCAL_FILES: 'kube: a run flag names a file (-i, -F, --har, --targets, --cert, --key, --ca), which each pod reads from its own file system.'
 }
 

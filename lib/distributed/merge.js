@@ -27,6 +27,19 @@ function time (value) {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
 }
 
+// The late requests by cause and the pauses split by cause, back in the
+// snapshot's form (µs), from a result that has them.
+function generatorOf (g) {
+  if (!g) return {}
+  const us = (p) => ({ count: p.count, us: Math.round(p.ms * 1000), maxUs: Math.round(p.max * 1000) })
+  return {
+    lateNoConnection: g.lateNoConnection || 0,
+    lateOwn: g.lateOwn || 0,
+    lateStarved: g.lateStarved || 0,
+    pauses: g.pauses ? { own: us(g.pauses.own), starved: us(g.pauses.starved) } : null
+  }
+}
+
 // A saved result → what recorder.snapshot() gives, histograms encoded.
 function rawOf (result) {
   const s = result.series
@@ -57,6 +70,7 @@ function rawOf (result) {
     targetRate: rate.target || 0,
     planned: rate.planned || 0,
     late: rate.late || 0,
+    ...generatorOf(result.generator),
     '1xx': result['1xx'] || 0,
     '2xx': result['2xx'] || 0,
     '3xx': result['3xx'] || 0,

@@ -8,6 +8,7 @@
 
 const { createLatencyHistogram, encode, pack, countAbove, addHistogram, warmUp } = require('../results/histogram')
 const { noErrorsByCause } = require('../core/errors')
+const { OWN } = require('./loop-monitor')
 
 const MAX_STATUS = 1000
 
@@ -53,6 +54,20 @@ class Recorder {
     // Requests that started late against the rate plan, and by how much.
     this.late = 0
     this.lateness = null
+    // Why they were late: every connection was busy at the planned time
+    // (the server, or too few connections), or the thread ran late, in a
+    // pause of its own work or while it was not running (other processes
+    // had the core). A thread-late request waits in `lateHeld` for the loop
+    // monitor's next sample, which knows the pause's cause.
+    this.lateNoConnection = 0
+    this.lateOwn = 0
+    this.lateStarved = 0
+    this.lateHeld = 0
+    // The loop monitor's pauses, split by cause (loop-monitor.js): how
+    // many were mostly each, the µs of each in all, and the longest part.
+    // `pausesKnown`: whether this thread could tell (it has a CPU clock).
+    this.pausesKnown = false
+    this.pauses = new Float64Array(6)
     // How late this thread's event loop ran its timers (loop-monitor.js),
     // over the run and in the current interval.
     this.loopDelays = createLatencyHistogram()
@@ -94,14 +109,38 @@ class Recorder {
     if (this.lateness === null) this.lateness = createLatencyHistogram()
   }
 
-  planned (lateByMs, late) {
+  // `late`: over LATE_MS; `noConnection`: because no connection was free.
+  planned (lateByMs, late, noConnection) {
     this.lateness.recordValue(Math.round(lateByMs * 1000))
-    if (late) this.late++
+    if (!late) return
+    this.late++
+    if (noConnection) this.lateNoConnection++
+    else this.lateHeld++
   }
 
-  loopDelay (us) {
+  // A loop-monitor sample: `us` late; `ownUs` of it the thread's own work
+  // (null: no pause, or no CPU clock), the rest it was not running (a
+  // pause counts as the larger); `cause` (OWN or STARVED) what the
+  // thread-late requests since the last sample are charged to (0: unknown).
+  loopDelay (us, ownUs = null, cause = 0) {
     this.loopDelays.recordValue(us)
     this.intervalLoopDelay.recordValue(us)
+    if (cause === 0) return
+    this.pausesKnown = true
+    if (ownUs !== null) {
+      const p = this.pauses
+      const starvedUs = us - ownUs
+      const base = ownUs * 2 >= us ? 0 : 3
+      p[base]++
+      p[1] += ownUs
+      if (ownUs > p[2]) p[2] = ownUs
+      p[4] += starvedUs
+      if (starvedUs > p[5]) p[5] = starvedUs
+    }
+    if (this.lateHeld === 0) return
+    if (cause === OWN) this.lateOwn += this.lateHeld
+    else this.lateStarved += this.lateHeld
+    this.lateHeld = 0
   }
 
   response (status, bytes, latencyUs) {
@@ -182,6 +221,11 @@ class Recorder {
     this.resets = 0
     this.resent = 0
     this.late = 0
+    this.lateNoConnection = 0
+    this.lateOwn = 0
+    this.lateStarved = 0
+    this.lateHeld = 0
+    this.pauses.fill(0)
     this.series = []
     return snapshot
   }
@@ -264,6 +308,10 @@ class Recorder {
       targetRate,
       planned,
       late: this.late,
+      lateNoConnection: this.lateNoConnection,
+      lateOwn: this.lateOwn,
+      lateStarved: this.lateStarved,
+      pauses: this.pausesKnown ? pausesOf(this.pauses) : null,
       lateness: this.lateness ? out(this.lateness) : undefined,
       loopDelay: out(this.loopDelays),
       busy,
@@ -284,6 +332,12 @@ function encodeEntry (entry) {
   const copy = entry.slice()
   copy[4] = encode(entry[4])
   return copy
+}
+
+// [own count, own µs, longest own µs, starved count, starved µs, longest
+// starved µs] → the snapshot's form.
+function pausesOf (p) {
+  return { own: { count: p[0], us: p[1], maxUs: p[2] }, starved: { count: p[3], us: p[4], maxUs: p[5] } }
 }
 
 module.exports = { Recorder }

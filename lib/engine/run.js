@@ -131,7 +131,7 @@ class Run {
 
   begin () {
     if (this.finished) return
-    if (this.scheduler) this.scheduler.start(this.recorder)
+    if (this.scheduler) this.scheduler.start(this.recorder, () => this.loopMonitor.late())
     this.loopMonitor.start()
     this.connections.begin(this.clock.startedAt, (err) => this.abort(err))
   }

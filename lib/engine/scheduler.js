@@ -55,14 +55,22 @@ class Scheduler {
     // the requests in flight between its steps).
     this.paused = false
     this.recorder = null
+    // Told of each late request (the loop monitor's catch-up sample).
+    this.onLate = null
+    // Since when no connection has waited here for a due request (every
+    // one busy, or at its pipelining limit): a request planned after this
+    // and late found no connection free (back-pressure), where one planned
+    // while a connection waited was late because the thread was.
+    this.noneFreeSince = 0
     // Requests due under the plans before the current one (setRate starts
     // a new plan; pause freezes the count).
     this.dueBefore = 0
   }
 
   // Lateness goes to the run's recorder, to be merged like latency.
-  start (recorder) {
+  start (recorder, onLate = null) {
     this.recorder = recorder
+    this.onLate = onLate
     recorder.trackLateness()
   }
 
@@ -99,7 +107,9 @@ class Scheduler {
       if (t > now) break
       this.planned[k] = t
       const lateBy = now - t
-      recorder.planned(lateBy, lateBy > LATE_MS)
+      const late = lateBy > LATE_MS
+      recorder.planned(lateBy, late, late && this.waiting.length === 0 && this.noneFreeSince <= t)
+      if (late && this.onLate !== null) this.onLate()
       k++
     }
     if (this.perConnection) this.clientNext[client.index] = idx + k
@@ -136,6 +146,7 @@ class Scheduler {
     if (this.stopped) return
     const clients = this.waiting
     this.waiting = []
+    this.noneFreeSince = performance.now()
     for (const c of clients) this.isWaiting[c.index] = 0
     // Each pump takes what is due and re-registers the client if it still
     // has room, which re-arms the timer for the next due request.

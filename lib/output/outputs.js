@@ -17,8 +17,8 @@ const json = (value) => JSON.stringify(value) + '\n'
 // One line after the tables when the generator's own pauses may be in
 // the latency (lib/results/generator-health.js), whatever else is asked.
 function healthLine (result) {
-  const why = require('../results/generator-health').distortion(result)
-  return why ? `${require('../core/warnings').warningLine({ code: 'AC_GENERATOR_DISTORTED', message: why })}\n` : ''
+  const line = require('../results/generator-health').distortionLine(result)
+  return line ? `${line}\n` : ''
 }
 const html = (value) => require('./html/report').renderHtml([value])
 

@@ -22,11 +22,16 @@ function measureGenerator (threshold, result) {
   const g = result.generator
   if (!g) throw new Error(`${threshold.expression}: this result has no generator health (it was saved by an older autocannon)`)
   if (threshold.metric === 'generator.cpu') return g.cpu
-  if (threshold.metric === 'generator.late') {
-    if (threshold.unit !== '%') return g.late
+  if (threshold.field) {
+    // A result saved before the late requests were split has no split.
+    const late = g[threshold.field] || 0
+    if (threshold.unit !== '%') return late
     const sent = result.requests.sent || 0
-    return sent === 0 ? 0 : round(g.late / sent * 100, 4)
+    return sent === 0 ? 0 : round(late / sent * 100, 4)
   }
+  // Where the thread's CPU time could not be read, no pause is known to be
+  // of either cause.
+  if (threshold.pause) return g.pauses ? g.pauses[threshold.pause].max : 0
   return g.loopDelay ? g.loopDelay[threshold.stat] : 0
 }
 

@@ -14,7 +14,7 @@ const { pathToFileURL } = require('url')
 const autocannon = require('../..')
 const { renderHtml } = require('../../lib/output/html/report')
 const { readResults } = require('../../lib/results/saved-result')
-const printResult = require('../../lib/output/print-result')
+const { writeOutputs } = require('../../lib/output/outputs')
 const { childServer } = require('../helpers/servers')
 const { run } = require('../helpers/cli')
 const { searchA, searchB, search: searchAt } = require('../helpers/synthetic-search')
@@ -175,8 +175,15 @@ async function checkTables (t, page, runs) {
     }
   })
   const cli = await page.evaluate(() => [...document.querySelectorAll('pre[id^="cli-"]')].map((e) => e.textContent))
-  const printed = runs.map(({ result }) => printResult(result, { outputStream: { isTTY: false } }).replace(/\u001b\[[0-9;]*m/g, '').trim()) // eslint-disable-line no-control-regex
-  t.same(cli, printed, 'the CLI tables, as printResult prints them')
+  // What the CLI writes on stderr for the result: its tables, and the
+  // generator's line after them when it has one.
+  const printed = runs.map(({ result }) => {
+    const err = []
+    const streams = { stdout: { write () {} }, stderr: { write: (s) => err.push(s) } }
+    writeOutputs(result, { renderResultsTable: true }, { streams })
+    return err.join('').replace(/\u001b\[[0-9;]*m/g, '').trim() // eslint-disable-line no-control-regex
+  })
+  t.same(cli, printed, 'the CLI tables, and its line after them, as the CLI prints them')
 }
 
 // A search page's charts: the capacity chart with one line per file, and

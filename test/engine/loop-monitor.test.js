@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { performance } = require('perf_hooks')
-const { LoopMonitor, PERIOD_MS, GRANULARITY_MS } = require('../../lib/engine/loop-monitor')
+const { LoopMonitor, PERIOD_MS, GRANULARITY_MS, HOLDS_US, OWN, STARVED } = require('../../lib/engine/loop-monitor')
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -108,4 +108,149 @@ t.test('stop(): no sample after it', async (t) => {
   t.equal(m.timer, null)
   await sleep(30)
   t.same(delays, [])
+})
+
+// One sample, and not the timer it arms for the next.
+function sampleOnce (m) {
+  m.sample()
+  clearTimeout(m.timer)
+  m.timer = null
+}
+
+// A recorder that keeps what each sample says of its pause's cause.
+function splitMonitor () {
+  const samples = []
+  return { m: new LoopMonitor({ loopDelay: (us, ownUs, cause) => samples.push({ us, ownUs, cause }) }), samples }
+}
+
+// A thread CPU clock set by hand (µs).
+function handClock () {
+  const c = { us: 0, closed: false, read: () => c.us, close: () => { c.closed = true } }
+  return c
+}
+
+t.test('a pause is split by the thread\'s CPU time: its own work, the rest not running', async (t) => {
+  const { m, samples } = splitMonitor()
+  const clock = handClock()
+  m.start(clock)
+  m.stop()
+  t.ok(clock.closed, 'stop() lets the clock go')
+  m.clock = clock
+  const now = performance.now()
+  // 20 ms since the last sample, due 12 ms ago (11 ms late after the
+  // timer's millisecond); at its usual pace of half the time the thread
+  // used 4 of the 8 ms before it was due: of the 14 ms it used, 10 were
+  // the pause.
+  m.pace = 0.5
+  m.at = now - 20
+  m.due = now - 12
+  clock.us = m.cpuAt + 14000
+  sampleOnce(m)
+  const [s] = samples
+  t.ok(s.us >= 11000 && s.us < 11900, `${s.us} µs late`)
+  t.ok(Math.abs(s.ownUs - 10000) < 600, `${s.ownUs} µs of it its own work`)
+  t.equal(s.cause, OWN, 'mostly its own')
+  t.equal(m.lastCause, OWN)
+  t.equal(m.pace, 0.5, 'a pause does not move the usual pace')
+  // The same pause with 2 ms of CPU time: the thread was not running.
+  m.at = performance.now() - 20
+  m.due = m.at + 8
+  m.cpuAt = clock.us
+  clock.us += 2000
+  sampleOnce(m)
+  t.equal(samples[1].ownUs, 0, 'no CPU time beyond its usual pace: none of it its own')
+  t.equal(samples[1].cause, STARVED)
+  // More CPU time than the pause was long: the pause, no more.
+  m.at = performance.now() - 20
+  m.due = m.at + 8
+  m.cpuAt = clock.us
+  clock.us += 50000
+  sampleOnce(m)
+  t.equal(samples[2].ownUs, samples[2].us, 'all of it its own')
+  clock.closed = false
+  m.stop()
+  t.ok(clock.closed)
+})
+
+t.test('a sample that is no pause: its late requests go to the last pause\'s cause, else to what its CPU time says', async (t) => {
+  const { m, samples } = splitMonitor()
+  const clock = handClock()
+  m.clock = clock
+  m.pace = 0.1
+  const onTime = (usedUs, lastCause) => {
+    m.lastCause = lastCause
+    m.at = performance.now() - 10
+    m.due = performance.now()
+    m.cpuAt = clock.us
+    clock.us += usedUs
+    sampleOnce(m)
+    return samples[samples.length - 1]
+  }
+  t.same(onTime(100, STARVED), { us: 0, ownUs: null, cause: STARVED }, 'the pause just seen: the machine\'s')
+  t.equal(m.lastCause, 0, 'this one was no pause')
+  t.equal(onTime(100, OWN).cause, OWN)
+  t.equal(onTime(200, 0).cause, STARVED, 'no pause, little CPU time: the thread was held off the CPU')
+  t.equal(onTime(6000, 0).cause, OWN, 'no pause, CPU time beyond its pace: its own work')
+  t.ok(m.pace > 0.1, `the usual pace moves with on-time samples (${m.pace.toFixed(3)})`)
+  m.stop()
+})
+
+t.test('on the real clock: a pause of work is ours, a pause asleep is not', async (t) => {
+  const { m, samples } = splitMonitor()
+  m.start()
+  await sleep(50)
+  const at = samples.length
+  // Work until the thread has had 25 ms of CPU time (on a loaded machine
+  // that takes longer): the pause is its own.
+  const { work } = require('../helpers/pause-injector')
+  work(25)
+  await sleep(25)
+  const worked = samples.slice(at).reduce((a, b) => (b.ownUs || 0) > (a.ownUs || 0) ? b : a)
+  t.ok(worked.ownUs >= 14000, `25 ms of CPU time: ${worked.ownUs} µs of a ${worked.us} µs pause its own`)
+  const slept = samples.length
+  // Blocked 40 ms without running (as when descheduled).
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 40)
+  await sleep(25)
+  const held = samples.slice(slept).reduce((a, b) => b.us > a.us ? b : a)
+  t.ok(held.us >= 25000, `the pause was seen (${held.us} µs)`)
+  t.ok(held.ownUs < 5000, `not running: ${held.ownUs} µs of it own`)
+  t.equal(held.cause, STARVED)
+  m.stop()
+})
+
+t.test('a short pause after a long one: the late requests are the long one\'s', async (t) => {
+  const { m, samples } = splitMonitor()
+  const clock = handClock()
+  m.clock = clock
+  m.lastCause = STARVED
+  // 2 ms late, all of it its own work (what the long pause left to do).
+  m.at = performance.now() - 13
+  m.due = performance.now() - 3
+  m.cpuAt = clock.us
+  clock.us += 12000
+  sampleOnce(m)
+  t.ok(samples[0].us >= 2000 && samples[0].us < HOLDS_US, `a short pause (${samples[0].us} µs)`)
+  t.equal(samples[0].ownUs, samples[0].us, 'its own work')
+  t.equal(samples[0].cause, STARVED, 'the requests it finds late were held by the long pause before')
+  t.equal(m.lastCause, 0, 'and it holds none itself')
+  m.stop()
+})
+
+t.test('late(): a late request samples a late loop at once, before the work the pause left', async (t) => {
+  const { m, samples } = splitMonitor()
+  m.start(handClock())
+  m.late()
+  t.equal(samples.length, 0, 'a loop on time: nothing')
+  const timer = m.timer
+  m.due = performance.now() - 30
+  m.late()
+  t.equal(samples.length, 1, 'a loop 30 ms late: sampled now')
+  t.ok(samples[0].us >= 28000, `${samples[0].us} µs`)
+  t.not(m.timer, timer, 'the next sample armed anew, the old one dropped')
+  m.late()
+  t.equal(samples.length, 1, 'once per pause')
+  m.stop()
+  m.due = performance.now() - 30
+  m.late()
+  t.equal(samples.length, 1, 'stopped: never')
 })

@@ -205,6 +205,7 @@ t.test('snapshot shape', async (t) => {
   const snap = r.snapshot({ start, finish, inFlight: 1, targetRate: 50 })
   t.same(Object.keys(snap).sort(), [
     '1xx', '2xx', '3xx', '4xx', '5xx', 'busy', 'duration', 'errorCodes', 'errors', 'errorsByCause', 'finish', 'inFlight', 'late', 'latencies',
+    'lateNoConnection', 'lateOwn', 'lateStarved', 'pauses',
     'latenciesUncorrected', 'lateness', 'loopDelay', 'mismatches', 'non2xx', 'planned', 'resent', 'resets', 'samples', 'series', 'start',
     'statusCodeStats', 'targetRate', 'timeouts', 'totalBytes', 'totalCompletedRequests', 'totalRequests'
   ].sort())
@@ -361,6 +362,32 @@ t.test('the counting methods', async (t) => {
   t.equal(r.late, 1)
   t.equal(r.lateness.totalCount, 2)
   t.equal(r.lateness.maxValue >= 6990, true, 'lateness in µs')
+})
+
+t.test('late requests by cause, and pauses split by cause', async (t) => {
+  const { OWN, STARVED } = require('../../lib/engine/loop-monitor')
+  const r = new Recorder()
+  r.trackLateness()
+  r.planned(9, true, true)
+  r.planned(9, true, false)
+  r.planned(9, true, false)
+  t.same([r.late, r.lateNoConnection, r.lateHeld], [3, 1, 2], 'the thread\'s wait for the monitor\'s next sample')
+  r.loopDelay(0, null, 0)
+  t.equal(r.lateHeld, 2, 'a sample that cannot tell (no CPU clock) charges nothing')
+  t.equal(r.snapshot({ start: 0, finish: 1 }).pauses, null, 'nor splits a pause')
+  r.loopDelay(20000, 15000, OWN)
+  t.same([r.lateOwn, r.lateStarved, r.lateHeld], [2, 0, 0], 'to the pause\'s cause')
+  r.planned(9, true, false)
+  r.loopDelay(300, null, STARVED)
+  t.same([r.lateOwn, r.lateStarved], [2, 1], 'or to the cause the monitor gives a sample that is no pause')
+  r.loopDelay(30000, 1000, STARVED)
+  t.same(r.snapshot({ start: 0, finish: 1 }).pauses, {
+    own: { count: 1, us: 16000, maxUs: 15000 },
+    starved: { count: 1, us: 34000, maxUs: 29000 }
+  }, 'each pause counted once, by its larger part; each part summed, and its longest')
+  r.cut({ start: 0, finish: 1 })
+  t.same([r.late, r.lateNoConnection, r.lateOwn, r.lateStarved, r.lateHeld], [0, 0, 0, 0, 0], 'a cut starts the counts over')
+  t.same(r.snapshot({ start: 0, finish: 1 }).pauses, { own: { count: 0, us: 0, maxUs: 0 }, starved: { count: 0, us: 0, maxUs: 0 } })
 })
 
 t.test('peek: the window so far, counted as its snapshot will count it', async (t) => {

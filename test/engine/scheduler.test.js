@@ -80,6 +80,64 @@ t.test('a request that waits for a connection keeps its time and counts as late'
   t.ok(h.recorder.lateness.maxValue >= 989000, 'lateness is how far behind the plan')
 })
 
+t.test('late for want of a connection, or because the thread was late', async (t) => {
+  // Every connection busy when the requests fell due: back-pressure.
+  const busy = harness(t, { overallRate: 100 })
+  const [c] = busy.clients
+  busy.scheduler.take(c, 1)
+  busy.advance(1000)
+  busy.scheduler.take(c, 3)
+  t.equal(busy.recorder.lateNoConnection, 3, 'no connection was free: none waited for them')
+  t.equal(busy.recorder.lateHeld, 0, 'none charged to the thread')
+
+  // A connection waited for them, and the thread woke it late (its timer
+  // held 20 ms): the thread's lateness, charged to the cause of its pause
+  // at the loop monitor's next sample.
+  const paused = harness(t, { overallRate: 1000, connections: 2 })
+  const [a, b] = paused.clients
+  paused.scheduler.take(a, 1)
+  t.equal(paused.scheduler.take(b, 10), 0, 'b waits for the next due request')
+  paused.advance(20)
+  t.equal(paused.scheduler.take(a, 10), 10, 'a took what was due while b waited')
+  t.equal(paused.recorder.late, 10, 'planned 1 to 10 ms in, all over LATE_MS late at 20')
+  t.equal(paused.recorder.lateNoConnection, 0)
+  t.equal(paused.recorder.lateHeld, 10)
+
+  // Woken late: the woken connections took due requests; the one still
+  // due after they filled up is taken later by a response: a connection
+  // had waited after it fell due, so the thread is charged.
+  const woken = harness(t, { overallRate: 1000, connections: 1, pipelining: 1 })
+  const [w] = woken.clients
+  w.pump = () => woken.scheduler.take(w, 1)
+  woken.scheduler.take(w, 1)
+  woken.advance(0.5)
+  t.equal(woken.scheduler.take(w, 1), 0, 'waits')
+  woken.advance(20)
+  woken.fire()
+  t.equal(woken.recorder.late, 1, 'the woken connection took one, 19.5 ms late')
+  woken.advance(1)
+  woken.scheduler.take(w, 1)
+  t.equal(woken.recorder.lateNoConnection, 0, 'the one after it: a connection waited for it')
+  t.equal(woken.recorder.lateHeld, 2)
+  // From the wake on, the connection was busy: requests 3 to 20, due
+  // before it, had a connection waiting for them; 21, due after it, not.
+  woken.advance(30)
+  for (let k = 3; k <= 20; k++) woken.scheduler.take(w, 1)
+  t.equal(woken.recorder.lateNoConnection, 0, 'due before the wake: the thread\'s')
+  woken.scheduler.take(w, 1)
+  t.equal(woken.recorder.lateNoConnection, 1, 'due after every connection was busy')
+  t.equal(woken.recorder.lateHeld, 20)
+
+  // Each late request is told (the loop monitor samples a late loop then).
+  const told = harness(t, { overallRate: 100 })
+  let lateSeen = 0
+  told.scheduler.start(told.recorder, () => lateSeen++)
+  told.scheduler.take(told.clients[0], 1)
+  told.advance(1000)
+  told.scheduler.take(told.clients[0], 3)
+  t.equal(lateSeen, 3)
+})
+
 t.test('one timer for all waiting connections, and no spinning', async (t) => {
   const h = harness(t, { overallRate: 1000, connections: 3 })
   const [a, b, c] = h.clients

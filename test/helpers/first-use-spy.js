@@ -27,7 +27,23 @@ Module._load = function (request, parent, isMain) {
   const at = now()
   const out = load.apply(this, arguments)
   if (fresh) events.push({ what: 'load', name: file, at, ms: now() - at, threadId })
+  if (fresh && /lib[\\/]engine[\\/]recorder\.js$/.test(file)) markEnd(out.Recorder)
   return out
+}
+
+// Another preload (pause-injector.js) may have loaded the recorder first.
+const RECORDER = require('path').join(__dirname, '..', '..', 'lib', 'engine', 'recorder.js')
+if (require.cache[RECORDER]) markEnd(require.cache[RECORDER].exports.Recorder)
+
+// When the thread's run ends (its recorder's snapshot): with workers,
+// each thread ends on its own timer, and what one compresses after its
+// end delays none of its sends.
+function markEnd (Recorder) {
+  const snapshot = Recorder.prototype.snapshot
+  Recorder.prototype.snapshot = function () {
+    if (!events.some((e) => e.what === 'end')) events.push({ what: 'end', at: now(), ms: 0, threadId })
+    return snapshot.apply(this, arguments)
+  }
 }
 
 for (const name of ['deflateSync', 'inflateSync', 'gzipSync', 'gunzipSync']) {

@@ -119,3 +119,24 @@ t.test('CLI: exit 0 when met, 99 when not, 1 when malformed', async (t) => {
   t.match(bad.stderr, /^Error: Invalid value for --threshold: "p99 < soon" is not a threshold/)
   t.equal(bad.stdout, '')
 })
+
+t.test('the generator\'s late requests by cause, and its pauses by cause', async (t) => {
+  const result = {
+    requests: { sent: 2000 },
+    generator: {
+      loopDelay: { p50: 0, p99: 3, max: 40 },
+      cpu: 0.2,
+      late: 40,
+      lateNoConnection: 10,
+      lateOwn: 4,
+      lateStarved: 26,
+      pauses: { own: { count: 1, ms: 12, max: 9.5 }, starved: { count: 5, ms: 200, max: 38 } }
+    }
+  }
+  const values = evaluateThresholds(['generator.lateOwn < 1', 'generator.lateStarved < 1%', 'generator.lateNoConnection == 10',
+    'generator.pauses.own.max < 10ms', 'generator.pauses.starved.max < 30ms', 'generator.late < 50'].map(parseThreshold), result)
+  t.same(values.map((v) => [v.value, v.ok]), [[4, false], [1.3, false], [10, true], [9.5, true], [38, false], [40, true]])
+  // A result saved before the split: nothing of either cause.
+  const old = { requests: { sent: 2000 }, generator: { loopDelay: null, cpu: 0.1, late: 3 } }
+  t.same(evaluateThresholds(['generator.lateOwn < 1', 'generator.pauses.own.max < 1'].map(parseThreshold), old).map((v) => v.value), [0, 0])
+})

@@ -176,6 +176,8 @@ if (result.rate) {
   expectType<number>(g.cpu + g.late)
   if (g.loopDelay) expectType<number>(g.loopDelay.p50 + g.loopDelay.p99 + g.loopDelay.max)
   if (g.lateness) expectType<number>(g.lateness.p99 + g.lateness.max)
+  expectType<number>(g.lateNoConnection + g.lateOwn + g.lateStarved)
+  if (g.pauses) expectType<number>(g.pauses.own.count + g.pauses.own.ms + g.pauses.starved.max)
   if (result.series) expectType<number[]>(result.series.loopDelayMax)
 }
 if (result.histograms) {

@@ -23,6 +23,7 @@ const { searchCharts } = require('./search-charts')
 const { capacityTable, stepTable } = require('./search-tables')
 const tables = require('./tables')
 const { escapeHtml, integer } = tables
+const { distortionLine } = require('../../results/generator-health')
 
 const VERSION = require('../../../package.json').version
 
@@ -159,10 +160,23 @@ function searchPart (runs) {
   return { html: html.join('\n'), charts: drawn }
 }
 
+// The generator's verdict on each run that has one (the line the CLI
+// prints after its tables), where the run is described.
+function generatorVerdicts (runs) {
+  return runs.map(({ name, result }, i) => {
+    const line = result.generator ? distortionLine(result) : null
+    if (line === null) return ''
+    const who = runs.length > 1 ? `${escapeHtml(name)}: ` : ''
+    return `<p class="sentence verdict" id="generator-verdict-${i}">${who}${escapeHtml(line)}</p>`
+  }).filter(Boolean).join('\n')
+}
+
 function resultPart (runs) {
   const drawn = charts(runs)
   const thresholds = tables.thresholdTables(runs)
+  const verdicts = generatorVerdicts(runs)
   const html = `${tables.runTable(runs)}
+${verdicts}
 ${thresholds ? `<h2>Thresholds</h2>\n${thresholds}` : ''}
 ${drawn.map((chart) => chartSection(chart, NOTES[chart.id])).join('\n')}
 <h2>Latency, status codes and errors</h2>

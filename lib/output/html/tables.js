@@ -8,6 +8,7 @@
 const { stripVTControlCharacters } = require('util')
 const printResult = require('../print-result')
 const { noResponseLine } = require('../../results/no-response')
+const { distortionLine } = require('../../results/generator-health')
 const { thousands } = require('../../core/format')
 const { CAUSES } = require('../../core/errors')
 
@@ -125,12 +126,25 @@ function generatorTable (runs) {
     const v = result.generator ? fn(result.generator) : null
     return typeof v === 'number' ? number(v) : dash
   })
+  const count = (fn) => runs.map(({ result }) => {
+    const v = result.generator ? fn(result.generator) : undefined
+    return typeof v === 'number' ? integer(v) : dash
+  })
+  const ms2 = (fn) => runs.map(({ result }) => {
+    const p = result.generator ? fn(result.generator) : null
+    return p ? `${number(p.ms)}, ${number(p.max)}` : dash
+  })
   return table('generator', 'Generator health', runs.map((r) => r.name), [
     row('loop-p50', 'event-loop delay p50 (ms)', ms((g) => g.loopDelay && g.loopDelay.p50)),
     row('loop-p99', 'event-loop delay p99 (ms)', ms((g) => g.loopDelay && g.loopDelay.p99)),
     row('loop-max', 'event-loop delay max (ms)', ms((g) => g.loopDelay && g.loopDelay.max)),
     row('cpu', 'busiest thread busy', runs.map(({ result }) => result.generator ? `${Math.round(result.generator.cpu * 100)}%` : dash)),
     row('late', 'requests over 5 ms late', runs.map(({ result }) => result.generator ? integer(result.generator.late) : dash)),
+    row('late-no-connection', 'of which: no connection free', count((g) => g.lateNoConnection)),
+    row('late-own', 'of which: its own work', count((g) => g.lateOwn)),
+    row('late-starved', 'of which: not running (other processes had the CPU)', count((g) => g.lateStarved)),
+    row('pause-own', 'pauses, its own work: all, longest (ms)', ms2((g) => g.pauses && g.pauses.own)),
+    row('pause-starved', 'pauses, not running: all, longest (ms)', ms2((g) => g.pauses && g.pauses.starved)),
     row('lateness-p99', 'lateness p99 (ms)', ms((g) => g.lateness && g.lateness.p99)),
     row('lateness-max', 'lateness max (ms)', ms((g) => g.lateness && g.lateness.max))
   ])
@@ -160,7 +174,10 @@ function cliText (result) {
   let text = printResult(result, { outputStream: { isTTY: false } })
   // Without a response the CLI says why after the summary: so does the page.
   if (result.requests && result.requests.total === 0) text += noResponseLine(result)
-  return stripVTControlCharacters(text).replace(/^\n+|\n+$/g, '')
+  text = stripVTControlCharacters(text).replace(/^\n+|\n+$/g, '')
+  // The generator's verdict follows the tables, as in the terminal.
+  const verdict = result.generator ? distortionLine(result) : null
+  return verdict === null ? text : `${text}\n${verdict}`
 }
 
 // Under the section's heading: a caption names each run only when there

@@ -58,6 +58,14 @@ t.test('status, errors and the generator: every cause, codes sorted, dashes wher
   const generator = generatorTable(runs)
   t.same(cells(generator, 'cpu').slice(2), ['–'], 'a result saved before the generator was measured')
   t.match(cells(generator, 'cpu')[1], /^\d+%$/)
+  // The late requests and the pauses by cause.
+  a.generator = { ...a.generator, late: 12, lateNoConnection: 2, lateOwn: 3, lateStarved: 7, pauses: { own: { count: 1, ms: 4.5, max: 4 }, starved: { count: 2, ms: 30.25, max: 20 } } }
+  const split = generatorTable(runs)
+  t.same(cells(split, 'late-no-connection'), ['of which: no connection free', '2', '–'])
+  t.same(cells(split, 'late-own'), ['of which: its own work', '3', '–'])
+  t.same(cells(split, 'late-starved'), ['of which: not running (other processes had the CPU)', '7', '–'])
+  t.same(cells(split, 'pause-own'), ['pauses, its own work: all, longest (ms)', '4.5, 4', '–'])
+  t.same(cells(split, 'pause-starved'), ['pauses, not running: all, longest (ms)', '30.25, 20', '–'])
 })
 
 t.test('the CLI tables, without colour even when colour is forced', async (t) => {

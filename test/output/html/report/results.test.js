@@ -143,3 +143,18 @@ t.test('the run table says what was resent and why a run stopped early', async (
   t.same(cells('resent'), ['0', '12', '0'])
   t.same(cells('stopped'), ['no', 'aborted at 3 s: p99&lt;100ms', 'by SIGTERM'])
 })
+
+t.test('the generator\'s verdict: the line the CLI prints, on the run page and after its tables', async (t) => {
+  const calm = resultOfLatencies({ perSecond: [[20000, 21000]], uncorrected: (us) => us / 2 })
+  const distorted = resultOfLatencies({ perSecond: [[20000, 21000]], uncorrected: (us) => us / 2 })
+  distorted.generator = { ...distorted.generator, loopDelay: { p50: 0, p99: 4, max: 12 }, pauses: { own: { count: 0, ms: 0.5, max: 0.5 }, starved: { count: 3, ms: 30, max: 12 } } }
+  const line = 'autocannon: warning: the generator may have distorted the latency: its event loop ran 4 ms late at p99 (max 12 ms); ' +
+    'cause: other processes had the CPU (the thread was not running for 30 ms of its pauses, the longest 12 ms): run fewer processes on this machine, or spread the load over threads (-w)'
+  const one = renderHtml([distorted])
+  t.match(one, `<p class="sentence verdict" id="generator-verdict-0">${line}</p>`, 'on the run page')
+  t.match(cliText(distorted), new RegExp(`\\n${line.replace(/[()]/g, '\\$&')}$`), 'after the tables, as the CLI prints it')
+  const both = renderHtml([calm, distorted], { names: ['calm.json', 'loaded.json'] })
+  t.notMatch(both, /id="generator-verdict-0"/, 'a calm run has none')
+  t.match(both, `<p class="sentence verdict" id="generator-verdict-1">loaded.json: ${line}</p>`, 'named, beside other runs')
+  t.notMatch(cliText(calm), /distorted/)
+})
