@@ -285,8 +285,11 @@ function judgeStep (result, opts = {}) {
 
   // A latency or rate miss while our own process is saturated says nothing
   // about the server: the requests were late leaving, or the responses late
-  // being read. Errors alone are the server's (or the network's).
-  if (verdict === 'fail' && failed.some((c) => c.kind === 'latency' || c.kind === 'achieved')) {
+  // being read. Errors alone are the server's (or the network's), and so is
+  // the step when they fail it too: a late generator does not make a server
+  // answer 503 (timeouts it may cause, by reading late).
+  const servers = failed.some((c) => c.kind === 'count' && c.metric !== 'timeouts')
+  if (verdict === 'fail' && !servers && failed.some((c) => c.kind === 'latency' || c.kind === 'achieved')) {
     const why = saturation(result, { maxGeneratorCpu, maxLoopDelay })
     if (why) {
       verdict = 'generator-bound'

@@ -160,6 +160,19 @@ t.test('generator-bound: a late event loop while service time stays low', async 
   t.equal(judgeStep(calm, { target: 5000, slos: SLO, maxLoopDelay: 30 }).verdict, 'generator-bound', 'the limit is an option')
 })
 
+t.test('not generator-bound: a server answering 5xx fails the step whatever the generator did', async (t) => {
+  // Every response a 503 and a late loop: the latency miss may be ours,
+  // the 503s are not.
+  const failing = makeResult({ target: 1000, tailMs: 400, serviceMs: 2, fiveXx: 5000, generator: { cpu: 0.99, loopDelay: { p50: 0, p99: 127, max: 200 } } })
+  const j = judgeStep(failing, { target: 1000, slos: SLO })
+  t.equal(j.verdict, 'fail')
+  t.ok(j.reasons.some((r) => /5xx 100% breaks 5xx < 1%/.test(r)), j.reasons.join('; '))
+  t.notOk(j.reasons.some((r) => /generator saturated/.test(r)))
+  // The same step without the 503s is the generator's.
+  const late = makeResult({ target: 1000, tailMs: 400, serviceMs: 2, generator: { cpu: 0.99, loopDelay: { p50: 0, p99: 127, max: 200 } } })
+  t.equal(judgeStep(late, { target: 1000, slos: SLO }).verdict, 'generator-bound')
+})
+
 t.test('not generator-bound: errors alone, or a pass, or no generator figures', async (t) => {
   const errorsOnly = makeResult({ target: 1000, achieved: 980, errors: 100, generator: { cpu: 0.99, loopDelay: { p50: 0, p99: 5, max: 5 } } })
   t.equal(judgeStep(errorsOnly, { target: 1000, slos: SLO }).verdict, 'fail')
