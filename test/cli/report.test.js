@@ -30,7 +30,7 @@ t.test('one page for every result, named by its file; -o writes it', async (t) =
   const file = path.join(dir, 'report.html')
   const quiet = sink()
   t.equal(run([path.join(dir, 'base.json'), '-o', file], { stdout: quiet }), 0)
-  t.same(names(fs.readFileSync(file, 'utf8')), ['Latency'], 'one result: its lines named by what they are')
+  t.same(names(fs.readFileSync(file, 'utf8')), ['Latency (from send)'], 'one result: its lines named by what they are, and which latency (no rate: from send)')
 })
 
 t.test('bad input: refused before anything is written', async (t) => {
