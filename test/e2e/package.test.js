@@ -304,3 +304,16 @@ t.test(`import autocannon, { track, printResult } from '${pkg.name}' runs a benc
   t.equal(got.track, 'function')
   t.ok(got.printed, 'printResult printed the summary')
 })
+
+// The supported Node majors are said in package.json, the README and the
+// types, and are the ones CI runs (.ci/node.sh pins each release).
+t.test('the Node versions said to be supported are the ones CI tests', async (t) => {
+  const script = fs.readFileSync(path.join(ROOT, '.ci', 'node.sh'), 'utf8')
+  const pinned = [...script.matchAll(/^ {2}\[(\d+)\]=(\d+)\.\d+\.\d+$/gm)].map((m) => Number(m[1])).sort()
+  t.same(pinned, [22, 24], 'CI pins Node 22 and 24')
+  for (const m of script.matchAll(/^ {2}\[(\d+)\]=(\d+)\.\d+\.\d+$/gm)) t.equal(m[1], m[2], `the release pinned for ${m[1]} is a ${m[1]}.x`)
+  t.equal(pkg.engines.node, `>=${pinned[0]}`, 'engines: from the oldest major CI tests')
+  t.match(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), `Supported and tested on Node.js ${pinned.join(' and ')}`)
+  t.match(fs.readFileSync(path.join(ROOT, 'types', 'index.d.ts'), 'utf8'), `For Node.js ${pinned.join(' and ')}, the versions it supports`)
+  t.match(fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8'), /run "Node 24, the README's test command" "\$node24" npm test/, 'the full suite on the newest')
+})
