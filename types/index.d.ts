@@ -1,6 +1,8 @@
-// Types for the autocannon package, shipped with it so that they follow its
-// options, events and result as they change (the community's types on
-// DefinitelyTyped kept falling behind). test/types/ checks them with tsd.
+// Types for the cannonade package (autocannon's API, drop-in), shipped with
+// it so that they follow its options, events and result as they change (the
+// community's types on DefinitelyTyped kept falling behind). test/types/
+// checks them with tsd. For Node.js 22 and 24, the versions it supports and
+// is tested on (package.json engines: >=22).
 
 /// <reference types="node" />
 

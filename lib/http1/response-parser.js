@@ -50,7 +50,7 @@ const S_SKIP = 11
 const S_VALUE_WS = 12
 const S_VALUE = 13
 const S_VALUE_LF = 14
-const S_EMPTY_CL = 15
+const S_EMPTY_FRAMING = 15
 const S_HEADERS_LF = 16
 const S_LAST_HEAD = 16
 const S_BODY_LEN = 17
@@ -140,15 +140,16 @@ const VALUE_MAX = 256
 
 // Transfer-Encoding, as llhttp reads it: chunked when the last of the
 // comma-separated codings is "chunked", followed by spaces only.
-const TE_NONE = 0 // no value (yet): an empty field changes nothing
+const TE_NONE = 0 // no value (yet): an empty field is an error
 const TE_START = 1
 const TE_WORD = 2
 const TE_LAST = 3
 const TE_TOKEN = 4
 const CHUNKED = Buffer.from('chunked')
 
-// Connection, as llhttp reads it: a token is close, keep-alive or upgrade
-// when it is that word alone, with spaces (not tabs) before the next comma.
+// Connection, as llhttp 9.4 reads it: a token is close, keep-alive or
+// upgrade when it is that word alone, with optional whitespace (spaces and
+// tabs) before the next comma.
 const CONN_START = 0
 const CONN_WORD = 1
 const CONN_WS = 2
@@ -459,8 +460,9 @@ class ResponseParser {
           continue
         }
         case S_STATUS_LF:
-          // llhttp 9.3 also ends the status line at a second CR.
-          if (buf[i] !== LF && buf[i] !== CR) return this.failAt(i - msgStart, 'HPE_STRICT', 'expected LF after CR in the status line')
+          // Only LF: llhttp 9.4 refuses "\r\r" too (9.3 took the second CR
+          // for the LF, see fuzz/known.js).
+          if (buf[i] !== LF) return this.failAt(i - msgStart, 'HPE_STRICT', 'expected LF after CR in the status line')
           this.state = S_FIRST_HEADER
           i++
           continue
@@ -597,7 +599,8 @@ class ResponseParser {
           const valueStart = i
           let c = 0
           if (kind === H_CONTENT_LENGTH) {
-            // Digits, then spaces only.
+            // Digits, then optional whitespace only (RFC 9110 5.5: spaces
+            // and tabs), as llhttp 9.4 reads it.
             while (i < end) {
               c = buf[i]
               if (c === CR || c === LF) break
@@ -606,7 +609,7 @@ class ResponseParser {
                 if (v > MAX_LENGTH) return this.failAt(i - msgStart, 'HPE_INVALID_CONTENT_LENGTH', 'content-length is too large')
                 this.contentLength = v
                 this.clDigits++
-              } else if (c === SP && this.clDigits > 0) {
+              } else if ((c === SP || c === HT) && this.clDigits > 0) {
                 this.clSpace = true
               } else {
                 return this.failAt(i - msgStart, 'HPE_INVALID_CONTENT_LENGTH', 'invalid content-length')
@@ -651,11 +654,14 @@ class ResponseParser {
           i++
           this.headerValueComplete()
           continue
-        case S_EMPTY_CL:
-          // llhttp reports an empty Content-Length once it has seen that
-          // the next line is not a continuation (which is an error of its own).
+        case S_EMPTY_FRAMING:
+          // llhttp reports an empty Content-Length or Transfer-Encoding once
+          // it has seen that the next line is not a continuation (which is
+          // an error of its own).
           if (buf[i] === SP || buf[i] === HT) return this.failAt(i - msgStart, 'HPE_INVALID_HEADER_TOKEN', 'invalid character in a header value')
-          return this.failAt(i - msgStart, 'HPE_INVALID_CONTENT_LENGTH', 'empty content-length')
+          return this.headerKind === H_CONTENT_LENGTH
+            ? this.failAt(i - msgStart, 'HPE_INVALID_CONTENT_LENGTH', 'empty content-length')
+            : this.failAt(i - msgStart, 'HPE_INVALID_TRANSFER_ENCODING', 'empty transfer-encoding')
         case S_HEADERS_LF:
           if (buf[i] !== LF) return this.failAt(i - msgStart, 'HPE_STRICT', 'expected LF after CR at the end of the headers')
           i++
@@ -859,13 +865,17 @@ class ResponseParser {
     const kind = this.headerKind
     if (kind === H_NONE) return
     if (kind === H_CONTENT_LENGTH) {
-      if (this.clDigits === 0) this.state = S_EMPTY_CL
+      if (this.clDigits === 0) this.state = S_EMPTY_FRAMING
       else this.clSeen = true
     } else if (kind === H_TRANSFER_ENCODING) {
-      if (this.teState !== TE_NONE) {
-        this.scanValue()
-        this.chunked = this.teState === TE_LAST
+      // An empty field names no coding: llhttp 9.4 refuses it (9.3 let it
+      // change nothing), on any status and in trailers too.
+      if (this.teState === TE_NONE) {
+        this.state = S_EMPTY_FRAMING
+        return
       }
+      this.scanValue()
+      this.chunked = this.teState === TE_LAST
     } else {
       this.scanValue()
       if (this.connState === CONN_WS) this.connectionToken()
@@ -933,7 +943,7 @@ class ResponseParser {
         }
         s = CONN_TOKEN
       } else if (s === CONN_WS) {
-        if (c === SP) continue
+        if (c === SP || c === HT) continue
         if (c === COMMA) {
           this.connWord = word
           this.connectionToken()

@@ -1,7 +1,7 @@
 'use strict'
 
 // ESM users import the package by name (`import autocannon, { track } from
-// 'autocannon'`): a real short run from an .mjs file in its own process.
+// 'cannonade'`): a real short run from an .mjs file in its own process.
 
 const t = require('tap')
 const path = require('path')

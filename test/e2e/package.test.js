@@ -2,8 +2,10 @@
 
 // The package as users get it: `npm pack`, then `npm install` of the
 // tarball into an empty folder (dependencies from the registry or npm's
-// cache, as for anyone), then the CLI, require and import run from that
-// folder against a server on 127.0.0.1. Also what the tarball carries.
+// cache, as for anyone), then the CLI (`autocannon` and the package's own
+// name), require and import run from that folder against a server on
+// 127.0.0.1; and installed under the name autocannon (npm's alias, for
+// code written for autocannon). Also what the tarball carries.
 
 const t = require('tap')
 const fs = require('fs')
@@ -55,6 +57,15 @@ const CLI_CASES = [
     }
   },
   {
+    name: `npx ${pkg.name} -v: the package's own name runs the same CLI`,
+    bin: pkg.name,
+    args: () => ['-v'],
+    check: (t, out) => {
+      t.equal(out.code, 0, out.stderr)
+      t.equal(out.stdout.split('\n')[0], `autocannon v${pkg.version}`)
+    }
+  },
+  {
     // Worker threads load lib/engine/worker.js by path and resolve the
     // dependencies again from there.
     name: 'npx autocannon -w 2 -c 2 -a 100 -j URL',
@@ -76,7 +87,7 @@ const CLI_CASES = [
       const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8')
       t.match(html, /^<!doctype html>/i)
       t.match(html, `<meta name="generator" content="autocannon ${pkg.version}">`)
-      const uplot = require.resolve('uplot/package.json', { paths: [path.join(shared.app, 'node_modules', 'autocannon')] })
+      const uplot = require.resolve('uplot/package.json', { paths: [path.join(shared.app, 'node_modules', pkg.name)] })
       const library = fs.readFileSync(path.join(path.dirname(uplot), 'dist', 'uPlot.iife.min.js'), 'utf8')
       t.ok(html.includes(library.slice(0, 500)), 'the chart library is inlined from the installed dependency')
     }
@@ -202,9 +213,11 @@ t.test('the tarball carries the tool and nothing else', async (t) => {
 })
 
 t.test('the installed package is the one packed', async (t) => {
-  const installed = JSON.parse(fs.readFileSync(path.join(shared.app, 'node_modules', 'autocannon', 'package.json'), 'utf8'))
+  t.not(pkg.name, 'autocannon', 'a name of our own: `npm install autocannon` is autocannon 9')
+  const installed = JSON.parse(fs.readFileSync(path.join(shared.app, 'node_modules', pkg.name, 'package.json'), 'utf8'))
   t.equal(installed.version, pkg.version)
-  const dependency = JSON.parse(fs.readFileSync(path.join(shared.app, 'package.json'), 'utf8')).dependencies.autocannon
+  t.same(Object.keys(installed.bin).sort(), ['autocannon', pkg.name].sort(), 'the autocannon command, and one named as the package for npx')
+  const dependency = JSON.parse(fs.readFileSync(path.join(shared.app, 'package.json'), 'utf8')).dependencies[pkg.name]
   t.match(dependency, /^file:/, 'installed from the tarball')
 })
 
@@ -215,52 +228,70 @@ for (const entry of CLI_CASES) {
     // --yes=false: should the installed one be missing, fail rather than
     // fetch someone else's autocannon. (npx reads --no as an option taking
     // a value, and would take 'autocannon' for it.)
-    const out = await exec('npx', ['--yes=false', 'autocannon', ...entry.args(ctx)], shared.app)
+    const out = await exec('npx', ['--yes=false', entry.bin || 'autocannon', ...entry.args(ctx)], shared.app)
     await entry.check(t, out, ctx)
   })
 }
 
-t.test("require('autocannon') runs a benchmark", async (t) => {
-  const script = `
-    const autocannon = require('autocannon')
+// Run in `app` with the package installed as `name`.
+function requireScript (name) {
+  return `
+    const autocannon = require('${name}')
     autocannon({ url: process.argv[1], connections: 2, amount: 50 }).then((result) => {
       process.stdout.write(JSON.stringify({
         total: result.requests.total,
         errors: result.errors,
-        resolved: require.resolve('autocannon'),
+        resolved: require.resolve('${name}'),
         helpers: ['track', 'printResult', 'aggregateResult', 'parseArguments', 'findMaxRate', 'renderHtml', 'mergeResults'].map((name) => typeof autocannon[name]),
-        version: require('autocannon/package.json').version,
-        printResultPath: require('autocannon/lib/printResult') === autocannon.printResult,
-        aggregateResultPath: require('autocannon/lib/aggregateResult') === autocannon.aggregateResult,
-        internal: [typeof require('autocannon/lib/output/print-result'), typeof require('autocannon/lib/output/print-result.js')],
-        documented: [typeof require('autocannon/lib/compare').formatComparison, typeof require('autocannon/lib/hgrm').renderHgrm,
-          typeof require('autocannon/lib/compare.js').compare, typeof require('autocannon/lib/hgrm.js').renderHgrm]
+        version: require('${name}/package.json').version,
+        printResultPath: require('${name}/lib/printResult') === autocannon.printResult,
+        aggregateResultPath: require('${name}/lib/aggregateResult') === autocannon.aggregateResult,
+        internal: [typeof require('${name}/lib/output/print-result'), typeof require('${name}/lib/output/print-result.js')],
+        documented: [typeof require('${name}/lib/compare').formatComparison, typeof require('${name}/lib/hgrm').renderHgrm,
+          typeof require('${name}/lib/compare.js').compare, typeof require('${name}/lib/hgrm.js').renderHgrm]
       }))
     })
   `
-  const out = await exec(process.execPath, ['-e', script, shared.url], shared.app)
+}
+
+async function checkRequire (t, app, name) {
+  const out = await exec(process.execPath, ['-e', requireScript(name), shared.url], app)
   t.equal(out.code, 0, out.stderr)
   const got = JSON.parse(out.stdout)
   t.equal(got.total, 50, 'result.requests.total')
   t.equal(got.errors, 0)
-  t.equal(got.resolved, path.join(fs.realpathSync(shared.app), 'node_modules', 'autocannon', 'autocannon.js'))
+  t.equal(got.resolved, path.join(fs.realpathSync(app), 'node_modules', name, 'autocannon.js'))
   t.same(got.helpers, ['function', 'function', 'function', 'function', 'function', 'function', 'function'])
   t.equal(got.version, pkg.version, "require('autocannon/package.json')")
   t.ok(got.printResultPath, "require('autocannon/lib/printResult') is printResult, as scripts written for autocannon expect")
   t.ok(got.aggregateResultPath, "require('autocannon/lib/aggregateResult') is aggregateResult")
   t.same(got.internal, ['function', 'function'], 'lib/ paths resolve with and without .js')
   t.same(got.documented, ['function', 'function', 'function', 'function'], 'the lib/ paths the README names (compare, hgrm) resolve')
+}
+
+t.test(`require('${pkg.name}') runs a benchmark`, async (t) => {
+  await checkRequire(t, shared.app, pkg.name)
 })
 
-t.test("import autocannon, { track, printResult } from 'autocannon' runs a benchmark", async (t) => {
+// What the README tells users of autocannon: npm's alias keeps
+// require('autocannon') and the paths under it.
+t.test("installed as autocannon@npm:…, require('autocannon') runs a benchmark", async (t) => {
+  const app = fs.mkdtempSync(path.join(shared.base, 'alias-'))
+  await npm(['init', '-y'], app)
+  await npm(['install', `autocannon@file:${shared.tarball}`, '--no-audit', '--no-fund', '--prefer-offline'], app)
+  t.equal(JSON.parse(fs.readFileSync(path.join(app, 'node_modules', 'autocannon', 'package.json'), 'utf8')).name, pkg.name, 'ours, under the name autocannon')
+  await checkRequire(t, app, 'autocannon')
+})
+
+t.test(`import autocannon, { track, printResult } from '${pkg.name}' runs a benchmark`, async (t) => {
   const file = path.join(shared.app, 'run.mjs')
   fs.writeFileSync(file, `
-    import autocannon, { track, printResult } from 'autocannon'
+    import autocannon, { track, printResult } from '${pkg.name}'
 
     const result = await autocannon({ url: process.argv[2], connections: 2, amount: 50 })
     process.stdout.write(JSON.stringify({
       total: result.requests.total,
-      resolved: import.meta.resolve('autocannon'),
+      resolved: import.meta.resolve('${pkg.name}'),
       track: typeof track,
       printed: printResult(result).includes('50 requests in')
     }))
@@ -269,7 +300,20 @@ t.test("import autocannon, { track, printResult } from 'autocannon' runs a bench
   t.equal(out.code, 0, out.stderr)
   const got = JSON.parse(out.stdout)
   t.equal(got.total, 50, 'result.requests.total')
-  t.match(got.resolved, /\/node_modules\/autocannon\/autocannon\.mjs$/, 'import loads the ES module entry')
+  t.ok(got.resolved.endsWith(`/node_modules/${pkg.name}/autocannon.mjs`), `import loads the ES module entry (${got.resolved})`)
   t.equal(got.track, 'function')
   t.ok(got.printed, 'printResult printed the summary')
+})
+
+// The supported Node majors are said in package.json, the README and the
+// types, and are the ones CI runs (.ci/node.sh pins each release).
+t.test('the Node versions said to be supported are the ones CI tests', async (t) => {
+  const script = fs.readFileSync(path.join(ROOT, '.ci', 'node.sh'), 'utf8')
+  const pinned = [...script.matchAll(/^ {2}\[(\d+)\]=(\d+)\.\d+\.\d+$/gm)].map((m) => Number(m[1])).sort()
+  t.same(pinned, [22, 24], 'CI pins Node 22 and 24')
+  for (const m of script.matchAll(/^ {2}\[(\d+)\]=(\d+)\.\d+\.\d+$/gm)) t.equal(m[1], m[2], `the release pinned for ${m[1]} is a ${m[1]}.x`)
+  t.equal(pkg.engines.node, `>=${pinned[0]}`, 'engines: from the oldest major CI tests')
+  t.match(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8'), `Supported and tested on Node.js ${pinned.join(' and ')}`)
+  t.match(fs.readFileSync(path.join(ROOT, 'types', 'index.d.ts'), 'utf8'), `For Node.js ${pinned.join(' and ')}, the versions it supports`)
+  t.match(fs.readFileSync(path.join(ROOT, '.ci', 'run'), 'utf8'), /run "Node 24, the README's test command" "\$node24" npm test/, 'the full suite on the newest')
 })

@@ -2,8 +2,8 @@
 // itself and the helpers are named exports, as Node gives them at run time
 // (test/e2e/esm.test.js checks that side).
 
-import autocannon, { aggregateResult, findMaxRate, parseArguments, printResult, renderHtml, track, type Options } from 'autocannon'
-import type { Result } from 'autocannon'
+import autocannon, { aggregateResult, findMaxRate, parseArguments, printResult, renderHtml, track, type Options } from 'cannonade'
+import type { Result } from 'cannonade'
 import { expectError, expectType } from 'tsd'
 
 // The README's example.

@@ -2,7 +2,7 @@
 // and the mistakes the types exist to catch do not. The package is
 // imported by name, through package.json's "exports", as users import it.
 
-import autocannon = require('autocannon')
+import autocannon = require('cannonade')
 import { EventEmitter } from 'events'
 import { expectAssignable, expectError, expectNotAssignable, expectType } from 'tsd'
 

@@ -33,7 +33,11 @@ t.test('status codes 000 to 099 are accepted, as llhttp accepts them', async (t)
   }
 })
 
-t.test('a status line may end in CR CR (llhttp 9.3 takes the second CR for the LF)', async (t) => {
-  const wire = 'HTTP/1.1 200 OK\r\rContent-Length: 1\r\n\r\nx'
-  t.same(everySplit(t, wire).messages.map((m) => [m.status, m.body, m.bytes]), [[200, 'x', wire.length]])
+// Read as a 200 without headers, its headers would be taken for the body.
+// llhttp 9.4 refuses it so; 9.3 took the second CR for the LF (fuzz/known.js).
+t.test('a status line ending in CR CR (LF) is refused, as llhttp refuses it', async (t) => {
+  for (const wire of ['HTTP/1.1 200 OK\r\r\nContent-Length: 2\r\n\r\nhi', 'HTTP/1.1 200 OK\r\rContent-Length: 2\r\n\r\nhi']) {
+    const r = everySplit(t, wire)
+    t.same([r.messages, r.errors.map((e) => [e.code, e.message])], [[], [['HPE_STRICT', 'expected LF after CR in the status line']]], JSON.stringify(wire))
+  }
 })
