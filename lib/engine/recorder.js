@@ -6,7 +6,7 @@
 // scheduler planned() for each request it grants. snapshot() turns the
 // counts into the mergeable raw result that result.js aggregates.
 
-const { createLatencyHistogram, encode, pack, countAbove, addHistogram, warmUp } = require('../results/histogram')
+const { createLatencyHistogram, encode, pack, countAbove, addHistogram, warmUp, valueSum, TIMINGS } = require('../results/histogram')
 const { noErrorsByCause } = require('../core/errors')
 
 const MAX_STATUS = 1000
@@ -57,11 +57,27 @@ class Recorder {
     // over the run and in the current interval.
     this.loopDelays = createLatencyHistogram()
     this.intervalLoopDelay = createLatencyHistogram()
+    // Where the time went (µs): per connection, the steps of opening it
+    // (recorded as each is ready, see connected()); per response, the
+    // time to its first byte from the write (ttfb) and the rest of it
+    // (transfer), recorded as latency is, through the interval's own.
+    this.timings = {
+      dns: createLatencyHistogram(),
+      connect: createLatencyHistogram(),
+      proxyConnect: createLatencyHistogram(),
+      tls: createLatencyHistogram(),
+      ttfb: createLatencyHistogram(),
+      transfer: createLatencyHistogram()
+    }
+    this.intervalTtfb = createLatencyHistogram()
+    this.intervalTransfer = createLatencyHistogram()
     // One entry per sample interval: [end (epoch ms), responses, bytes,
     // errors, latency histogram (packed, encoded when the snapshot leaves
     // the thread), p50 (µs), p99 (µs), longest event-loop delay (µs),
-    // connections open at its end]. A pause is one sample of the loop
-    // monitor, so the interval's maximum is what shows it.
+    // connections open at its end, ttfb sum (µs), transfer sum (µs),
+    // responses timed]. A pause is one sample of the loop monitor, so the
+    // interval's maximum is what shows it; sums, not means, so that
+    // threads and machines add up.
     this.series = []
   }
 
@@ -104,13 +120,25 @@ class Recorder {
     this.intervalLoopDelay.recordValue(us)
   }
 
-  response (status, bytes, latencyUs) {
+  response (status, bytes, latencyUs, ttfbUs, transferUs) {
     this.statusCounts[status < MAX_STATUS ? status : MAX_STATUS - 1]++
     this.counter++
     if (this.includeErrorStats || (status >= 200 && status < 300)) {
       this.intervalLatency.recordValue(latencyUs)
+      this.intervalTtfb.recordValue(ttfbUs)
+      this.intervalTransfer.recordValue(transferUs)
       this.bytes += bytes
     }
+  }
+
+  // A connection is set up: the steps it took, in µs (a step not taken
+  // is -1; see Connection#phases).
+  connected ({ dns, connect, proxyConnect, tls }) {
+    const t = this.timings
+    t.dns.recordValue(dns)
+    t.connect.recordValue(connect)
+    if (proxyConnect >= 0) t.proxyConnect.recordValue(proxyConnect)
+    if (tls >= 0) t.tls.recordValue(tls)
   }
 
   // Latency measured from the actual write, recorded next to the
@@ -140,7 +168,8 @@ class Recorder {
     const loop = this.intervalLoopDelay
     this.series.push([epochMs, this.counter, this.bytes, this.intervalErrors, pack(h),
       empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99),
-      loop.totalCount === 0 ? 0 : loop.maxValue, connections])
+      loop.totalCount === 0 ? 0 : loop.maxValue, connections,
+      valueSum(this.intervalTtfb), valueSum(this.intervalTransfer), this.intervalTtfb.totalCount])
     this.flushPartial()
   }
 
@@ -154,6 +183,12 @@ class Recorder {
     this.intervalErrors = 0
     if (this.intervalLatency.totalCount !== 0) addHistogram(this.latency, this.intervalLatency)
     this.intervalLatency.reset()
+    if (this.intervalTtfb.totalCount !== 0) {
+      addHistogram(this.timings.ttfb, this.intervalTtfb)
+      addHistogram(this.timings.transfer, this.intervalTransfer)
+    }
+    this.intervalTtfb.reset()
+    this.intervalTransfer.reset()
     this.intervalLoopDelay.reset()
   }
 
@@ -170,6 +205,7 @@ class Recorder {
     if (this.latencyUncorrected) this.latencyUncorrected.reset()
     if (this.lateness) this.lateness.reset()
     this.loopDelays.reset()
+    for (const name of TIMINGS) this.timings[name].reset()
     this.statusCounts.fill(0)
     this.totalCompleted = 0
     this.totalBytes = 0
@@ -266,6 +302,7 @@ class Recorder {
       late: this.late,
       lateness: this.lateness ? out(this.lateness) : undefined,
       loopDelay: out(this.loopDelays),
+      timings: timingsOut(this.timings, out),
       busy,
       '1xx': classes[0],
       '2xx': classes[1],
@@ -278,6 +315,12 @@ class Recorder {
       finish: new Date(finish)
     }
   }
+}
+
+function timingsOut (timings, out) {
+  const copy = {}
+  for (const name of TIMINGS) copy[name] = out(timings[name])
+  return copy
 }
 
 function encodeEntry (entry) {

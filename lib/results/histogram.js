@@ -397,6 +397,18 @@ function warmUp () {
   countAbove(run, 1)
 }
 
+// The sum of the values recorded (each as its bucket's middle, as the
+// mean is taken), from the buckets between min and max: what a sample
+// keeps of an interval's phase times, so that intervals of several
+// threads or machines add up to their mean.
+function valueSum (histogram) {
+  if (histogram.totalCount === 0) return 0
+  const { indexes, counts } = filledBuckets(histogram)
+  let sum = 0
+  for (let k = 0; k < indexes.length; k++) sum += histogram.medianEquivalentValue(histogram.valueFromIndex(indexes[k])) * counts[k]
+  return sum
+}
+
 // Recorded latencies (µs) strictly above a bound in ms. The bucket holding
 // the bound itself is not counted: a fail needs evidence beyond it.
 function countAbove (histogram, limitMs) {
@@ -409,8 +421,14 @@ function countAbove (histogram, limitMs) {
   return count
 }
 
+// The phases a run times, each in a latency histogram of its own
+// (lib/engine/recorder.js): per connection, then per response.
+const TIMINGS = ['dns', 'connect', 'proxyConnect', 'tls', 'ttfb', 'transfer']
+
 module.exports = {
+  TIMINGS,
   warmUp,
+  valueSum,
   countAbove,
   createLatencyHistogram,
   createCountHistogram,

@@ -6,6 +6,7 @@
 // moment and handed what is read, as onData(buf, start, end).
 
 const net = require('net')
+const { performance } = require('perf_hooks')
 
 // Plain sockets read into this buffer with `onread`, so no Buffer is
 // allocated per read. Safe to share: the callback parses the bytes
@@ -22,8 +23,15 @@ function plain (target, connection) {
   const socket = target.socketPath
     ? net.connect({ path: target.socketPath, onread })
     : net.connect({ host: target.hostname, port: target.port, onread, noDelay: true })
+  marks(socket, connection)
   socket.once('connect', () => connection.onConnect())
   return socket
+}
+
+// When the name lookup ended, marked on the connection (connection.js,
+// phases()): a listener per socket, nothing per request.
+function marks (socket, connection) {
+  socket.once('lookup', () => { connection.lookupAt = performance.now() })
 }
 
 function secure (target, connection, tlsConfig) {
@@ -43,6 +51,10 @@ function secure (target, connection, tlsConfig) {
   }
   const socket = tls.connect(options)
   socket.setNoDelay(true)
+  connection.secure = true
+  marks(socket, connection)
+  // TCP is up: the handshake starts.
+  socket.once('connect', () => { connection.tcpAt = performance.now() })
   socket.once('secureConnect', () => connection.onConnect())
   // Resuming the session makes reconnects (reconnectRate, Connection:
   // close) cost one round trip instead of a full handshake.

@@ -9,6 +9,7 @@
 
 const net = require('net')
 const tls = require('tls')
+const { performance } = require('perf_hooks')
 const { AutocannonError } = require('../core/errors')
 const { authority } = require('../core/url')
 
@@ -40,7 +41,12 @@ function tunnelTransport (target, proxy, tlsConfig) {
 
   return (connection) => {
     const raw = net.connect({ host: proxy.hostname, port: proxy.port, noDelay: true })
-    raw.once('connect', () => raw.write(request))
+    connection.secure = true
+    raw.once('lookup', () => { connection.lookupAt = performance.now() })
+    raw.once('connect', () => {
+      connection.tcpAt = performance.now()
+      raw.write(request)
+    })
     let head = null
     const onReadable = () => {
       let chunk
@@ -63,6 +69,7 @@ function tunnelTransport (target, proxy, tlsConfig) {
         }
         // The server speaks only after our ClientHello, so nothing of the
         // tunnel can have come with the proxy's answer.
+        connection.tunnelAt = performance.now()
         return start()
       }
     }
