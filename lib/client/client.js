@@ -50,7 +50,8 @@
 // It calls back respond(), overflowed(), requestFailed(), resend(),
 // fail(), pump(), checkIdle(), sendEach() and emitHeaders(), and reads
 // wantBody, wantHeaders, maxBodySize, sentOnSocket, pendingRequest,
-// stopped and target (and, once, as it is made: connection and sequence).
+// stopped, target and readAt (the time of the read being handled) (and,
+// once, as it is made: connection and sequence).
 // test/client/client.test.js holds both protocols to these lists.
 //
 // Every request started ends once: a response, or an error. When the

@@ -116,6 +116,8 @@
       // limit, not a measurement: no points on it.
       if (chart.points) line.points = s.slo ? { show: false } : { show: true, size: 8, stroke: s.color, fill: s.color }
       if (s.slo) line.paths = level
+      // A stacked chart's areas (charts.js stacks the values).
+      if (s.fill) line.fill = s.fill
       series.push(line)
     }
     const axes = [
