@@ -154,12 +154,14 @@ function timingsOverTime (runs) {
     const base = (k) => wait ? wait[k] : 0
     const ttfbTop = s.ttfbMean.map((v, k) => round3(base(k) + v))
     const transferTop = s.transferMean.map((v, k) => round3(ttfbTop[k] + v))
-    // Drawn top first: each lower area is filled over the one above it.
+    // Drawn top first: each lower area is filled over the one above it,
+    // in an opaque pale shade of its line's colour, so each band shows
+    // its own.
     const lines = [
-      { label: 'Transfer (mean)', color: '#009e73', fill: '#009e7340', points: zip(xs, transferTop) },
-      { label: 'Time to first byte (mean)', color: '#0072b2', fill: '#0072b240', points: zip(xs, ttfbTop) }
+      { label: 'Transfer (mean)', color: '#009e73', fill: '#bfe7dc', points: zip(xs, transferTop) },
+      { label: 'Time to first byte (mean)', color: '#0072b2', fill: '#bfdcec', points: zip(xs, ttfbTop) }
     ]
-    if (wait) lines.push({ label: 'Wait before send (mean)', color: '#e69f00', fill: '#e69f0040', points: zip(xs, wait) })
+    if (wait) lines.push({ label: 'Wait before send (mean)', color: '#e69f00', fill: '#f9e7bf', points: zip(xs, wait) })
     const several = runs.length > 1
     drawn.push(chart({
       id: several ? `timings-over-time-${i + 1}` : 'timings-over-time',

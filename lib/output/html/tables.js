@@ -191,5 +191,5 @@ function cliTables (runs) {
     `<pre id="cli-${i}">${escapeHtml(cliText(result))}</pre></figure>`).join('\n')
 }
 
-module.exports = {
-  escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, generatorTable, thresholdTables, cliTables, cliText, timingsTable }
+module.exports = { escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, generatorTable, thresholdTables, cliTables, cliText }
+module.exports.timingsTable = timingsTable
