@@ -6,7 +6,7 @@
 // scheduler planned() for each request it grants. snapshot() turns the
 // counts into the mergeable raw result that result.js aggregates.
 
-const { createLatencyHistogram, encode, pack, countAbove, addHistogram, warmUp, valueSum, TIMINGS } = require('../results/histogram')
+const { createLatencyHistogram, encode, pack, countAbove, addHistogram, warmUp, valueSum, subtractHistogram, TIMINGS } = require('../results/histogram')
 const { noErrorsByCause } = require('../core/errors')
 
 const MAX_STATUS = 1000
@@ -71,6 +71,15 @@ class Recorder {
     }
     this.intervalTtfb = createLatencyHistogram()
     this.intervalTransfer = createLatencyHistogram()
+    // Most responses come whole in one read: their transfer is 0 and
+    // their TTFB their uncorrected latency. Without a plan to correct for,
+    // that is the latency already recorded, so nothing more is recorded
+    // for them: they are counted (oneRead), and once an interval their
+    // TTFBs are taken from its latencies, less those of the responses that
+    // spanned reads (spanLatency), whose phases are recorded as they come.
+    this.derive = !trackUncorrected
+    this.oneRead = 0
+    this.spanLatency = createLatencyHistogram()
     // One entry per sample interval: [end (epoch ms), responses, bytes,
     // errors, latency histogram (packed, encoded when the snapshot leaves
     // the thread), p50 (µs), p99 (µs), longest event-loop delay (µs),
@@ -125,8 +134,14 @@ class Recorder {
     this.counter++
     if (this.includeErrorStats || (status >= 200 && status < 300)) {
       this.intervalLatency.recordValue(latencyUs)
-      this.intervalTtfb.recordValue(ttfbUs)
-      this.intervalTransfer.recordValue(transferUs)
+      if (transferUs !== 0) {
+        this.intervalTtfb.recordValue(ttfbUs)
+        this.intervalTransfer.recordValue(transferUs)
+        if (this.derive) this.spanLatency.recordValue(latencyUs)
+      } else {
+        this.oneRead++
+        if (!this.derive) this.intervalTtfb.recordValue(ttfbUs)
+      }
       this.bytes += bytes
     }
   }
@@ -163,6 +178,7 @@ class Recorder {
   }
 
   sample (epochMs, connections = 0) {
+    this.settlePhases()
     const h = this.intervalLatency
     const empty = h.totalCount === 0
     const loop = this.intervalLoopDelay
@@ -171,6 +187,23 @@ class Recorder {
       loop.totalCount === 0 ? 0 : loop.maxValue, connections,
       valueSum(this.intervalTtfb), valueSum(this.intervalTransfer), this.intervalTtfb.totalCount])
     this.flushPartial()
+  }
+
+  // The interval's responses that came in one read, into its phase
+  // histograms (see the constructor): their TTFBs, derived, and their
+  // zero transfers, as recordValue(0) would count them (bucket 0 and the
+  // count; min and max are of values above 0).
+  settlePhases () {
+    const n = this.oneRead
+    if (n === 0) return
+    if (this.derive) {
+      addHistogram(this.intervalTtfb, this.intervalLatency)
+      subtractHistogram(this.intervalTtfb, this.spanLatency)
+    }
+    const h = this.intervalTransfer
+    h.addToCountAtIndex(0, n)
+    h.setTotalCount(h.totalCount + n)
+    this.oneRead = 0
   }
 
   // Counts of the last partial interval go into the totals without
@@ -183,6 +216,8 @@ class Recorder {
     this.intervalErrors = 0
     if (this.intervalLatency.totalCount !== 0) addHistogram(this.latency, this.intervalLatency)
     this.intervalLatency.reset()
+    this.settlePhases()
+    this.spanLatency.reset()
     if (this.intervalTtfb.totalCount !== 0) {
       addHistogram(this.timings.ttfb, this.intervalTtfb)
       addHistogram(this.timings.transfer, this.intervalTransfer)
