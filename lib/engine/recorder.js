@@ -214,10 +214,12 @@ class Recorder {
     this.counter = 0
     this.bytes = 0
     this.intervalErrors = 0
-    if (this.intervalLatency.totalCount !== 0) addHistogram(this.latency, this.intervalLatency)
-    this.intervalLatency.reset()
+    // The phases first: the TTFBs of responses that came in one read are
+    // taken from the interval's latencies.
     this.settlePhases()
     this.spanLatency.reset()
+    if (this.intervalLatency.totalCount !== 0) addHistogram(this.latency, this.intervalLatency)
+    this.intervalLatency.reset()
     if (this.intervalTtfb.totalCount !== 0) {
       addHistogram(this.timings.ttfb, this.intervalTtfb)
       addHistogram(this.timings.transfer, this.intervalTransfer)

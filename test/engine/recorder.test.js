@@ -208,6 +208,21 @@ t.test('timings: each connection\'s steps once, each response\'s first byte and 
   t.same(Object.values(r.timings).map((h) => h.totalCount), [0, 0, 0, 0, 0, 0], 'a cut starts them afresh')
 })
 
+t.test('timings under a plan: each response\'s TTFB recorded as it comes (its latency counts from the plan)', async (t) => {
+  const r = new Recorder({ trackUncorrected: true })
+  r.response(200, 10, 1900, 400, 0)
+  r.response(200, 10, 1700, 300, 500)
+  r.sample(1000)
+  t.same(buckets(r.timings.ttfb), [[300, 1], [400, 1]], 'not the corrected latency')
+  t.same(buckets(r.timings.transfer), [[0, 1], [500, 1]])
+  t.same(r.series[0].slice(9), [700, 500, 2])
+  const open = new Recorder()
+  open.response(200, 10, 900, 900, 0)
+  open.flushPartial()
+  t.same(buckets(open.timings.ttfb), [[900, 1]], 'a partial interval settles its responses into the run\'s too')
+  t.same(buckets(open.timings.transfer), [[0, 1]])
+})
+
 t.test('snapshot shape', async (t) => {
   const r = new Recorder({ trackUncorrected: true })
   r.lateness = createLatencyHistogram() // as the scheduler's start() does
