@@ -18,14 +18,16 @@
 // for what it reads, onEnd() when the peer ends, onClose(connected) → an
 // error to count or null, onFail(err, connected) for the requests lost,
 // dropInFlight(), and nothingLeft()/finish() when it is closed for good.
+// A transport calls only onConnect(), onData(), upgrade() and mark().
 // It answers `inFlight`, `sentOnSocket`, `done`, oldestSentAt() and
 // setUpSince() (when the protocol began to wait for the server to set the
 // connection up, HTTP/2's SETTINGS; 0 when it does not wait) back.
 //
 // How long each step of opening a socket took (name lookup, TCP connect,
-// a proxy's CONNECT, the TLS handshake) is marked here by the transport,
-// once per socket, and read by the protocol at onReady() (phases()):
-// nothing of it is on the request path.
+// a proxy's CONNECT, the TLS handshake) is marked here by the transport
+// (mark(step) as each step ends, before onConnect), once per socket, and
+// read by the protocol at onReady() (phases()): nothing of it is on the
+// request path.
 
 const { performance } = require('perf_hooks')
 const { RequestTimeoutError } = require('../core/errors')
@@ -52,8 +54,8 @@ class Connection {
     // Closed, while a ramp of connections is below this one (park()).
     this.parked = false
     // When the socket being opened finished each step (performance.now();
-    // 0: not reached, or not a step of this transport). The transport sets
-    // them as the socket's events come.
+    // 0: not reached, or not a step of this transport), from the
+    // transport's mark(); secure: a TLS handshake followed TCP.
     this.lookupAt = 0
     this.tcpAt = 0
     this.tunnelAt = 0
@@ -95,10 +97,22 @@ class Connection {
 
   // --- called by the transport ---
 
+  // A step of opening the socket is over: 'lookup' (the name resolved),
+  // 'tcp' (TCP up, when more follows before onConnect: TLS, a tunnel),
+  // 'tunnel' (the proxy answered CONNECT).
+  mark (step) {
+    const now = performance.now()
+    if (step === 'lookup') this.lookupAt = now
+    else if (step === 'tcp') this.tcpAt = now
+    else this.tunnelAt = now
+  }
+
   onConnect () {
     this.connected = true
     this.readyAt = performance.now()
-    if (this.tcpAt === 0) this.tcpAt = this.readyAt
+    // TCP marked before the ready moment: a handshake came after it.
+    this.secure = this.tcpAt !== 0
+    if (!this.secure) this.tcpAt = this.readyAt
     this.protocol.onReady()
   }
 

@@ -6,7 +6,6 @@
 // moment and handed what is read, as onData(buf, start, end).
 
 const net = require('net')
-const { performance } = require('perf_hooks')
 
 // Plain sockets read into this buffer with `onread`, so no Buffer is
 // allocated per read. Safe to share: the callback parses the bytes
@@ -31,7 +30,7 @@ function plain (target, connection) {
 // When the name lookup ended, marked on the connection (connection.js,
 // phases()): a listener per socket, nothing per request.
 function marks (socket, connection) {
-  socket.once('lookup', () => { connection.lookupAt = performance.now() })
+  socket.once('lookup', () => connection.mark('lookup'))
 }
 
 function secure (target, connection, tlsConfig) {
@@ -51,10 +50,9 @@ function secure (target, connection, tlsConfig) {
   }
   const socket = tls.connect(options)
   socket.setNoDelay(true)
-  connection.secure = true
   marks(socket, connection)
   // TCP is up: the handshake starts.
-  socket.once('connect', () => { connection.tcpAt = performance.now() })
+  socket.once('connect', () => connection.mark('tcp'))
   socket.once('secureConnect', () => connection.onConnect())
   // Resuming the session makes reconnects (reconnectRate, Connection:
   // close) cost one round trip instead of a full handshake.

@@ -9,7 +9,6 @@
 
 const net = require('net')
 const tls = require('tls')
-const { performance } = require('perf_hooks')
 const { AutocannonError } = require('../core/errors')
 const { authority } = require('../core/url')
 
@@ -41,10 +40,9 @@ function tunnelTransport (target, proxy, tlsConfig) {
 
   return (connection) => {
     const raw = net.connect({ host: proxy.hostname, port: proxy.port, noDelay: true })
-    connection.secure = true
-    raw.once('lookup', () => { connection.lookupAt = performance.now() })
+    raw.once('lookup', () => connection.mark('lookup'))
     raw.once('connect', () => {
-      connection.tcpAt = performance.now()
+      connection.mark('tcp')
       raw.write(request)
     })
     let head = null
@@ -69,7 +67,7 @@ function tunnelTransport (target, proxy, tlsConfig) {
         }
         // The server speaks only after our ClientHello, so nothing of the
         // tunnel can have come with the proxy's answer.
-        connection.tunnelAt = performance.now()
+        connection.mark('tunnel')
         return start()
       }
     }

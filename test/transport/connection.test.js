@@ -108,11 +108,15 @@ t.test('phases(): each step of opening the socket from the marks the transport s
   const { c: d } = connectionOf()
   d.open()
   const at = d.connectStartedAt
+  d.mark('lookup')
+  d.mark('tcp')
+  d.mark('tunnel')
+  t.ok(d.lookupAt >= at && d.tcpAt >= d.lookupAt && d.tunnelAt >= d.tcpAt, 'each step marked when it ends')
+  d.onConnect()
+  t.equal(d.secure, true, 'TCP marked before the ready moment: a handshake followed')
   d.lookupAt = at + 1
   d.tcpAt = at + 1.5
   d.tunnelAt = at + 4
-  d.secure = true
-  d.onConnect()
   d.readyAt = at + 10.25
   t.same(d.phases(), { dns: 1000, connect: 500, proxyConnect: 2500, tls: 6250 })
   d.tunnelAt = 0
