@@ -6,9 +6,12 @@
 // the blank line that ends each request head (bench requests have no body),
 // so the generator, not the target, is what a run measures.
 //
-//   node bench/canned-server.js   → prints the port, serves until killed
+//   node bench/canned-server.js             → prints the port, serves until killed
+//   node bench/canned-server.js CERT KEY    → the same over TLS (http/1.1 by ALPN)
 
+const fs = require('fs')
 const net = require('net')
+const tls = require('tls')
 
 const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 13\r\nContent-Type: text/plain\r\n\r\nHello, world!')
 const batches = [Buffer.alloc(0), RESPONSE]
@@ -25,7 +28,12 @@ function advance (matched, c) {
   return c === 13 ? 1 : 0
 }
 
-const server = net.createServer((socket) => {
+const [cert, key] = process.argv.slice(2)
+const server = cert
+  ? tls.createServer({ cert: fs.readFileSync(cert), key: fs.readFileSync(key), ALPNProtocols: ['http/1.1'] }, serve)
+  : net.createServer(serve)
+
+function serve (socket) {
   socket.setNoDelay(true)
   let matched = 0 // bytes of "\r\n\r\n" seen so far
   // Byte by byte only where a blank line may straddle two reads: a longer
@@ -52,7 +60,7 @@ const server = net.createServer((socket) => {
     if (n > 0) socket.write(batch(n))
   })
   socket.on('error', () => {})
-})
+}
 
 server.listen(0, '127.0.0.1', () => console.log(server.address().port))
 process.on('SIGTERM', () => process.exit(0))

@@ -15,11 +15,25 @@
 // length (the bench's targets do: nginx's Date line has a fixed width);
 // one response fetched first gives it, and a read that leaves the count
 // between two responses at the end is reported as an error.
+//
+// An https:// URL gives the floor over TLS: node:tls sockets, the same
+// writes, reads (tls.connect takes `onread` too) and counting.
 
 const net = require('net')
+const tls = require('tls')
 
 const [url, connections, pipelining, duration] = process.argv.slice(2)
 const origin = new URL(url)
+const secure = origin.protocol === 'https:'
+const TLS_OPTIONS = { rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], servername: net.isIP(origin.hostname) ? undefined : origin.hostname }
+
+// One connection, cleartext or TLS, to the target.
+function connect (options) {
+  const port = Number(origin.port) || (secure ? 443 : 80)
+  return secure
+    ? tls.connect({ ...TLS_OPTIONS, ...options, host: origin.hostname, port })
+    : net.connect({ ...options, host: origin.hostname, port })
+}
 const depth = Number(pipelining)
 const request = Buffer.from(`GET ${origin.pathname}${origin.search} HTTP/1.1\r\nHost: ${origin.host}\r\n\r\n`, 'latin1')
 const batch = Buffer.concat(new Array(depth).fill(request))
@@ -29,7 +43,8 @@ const READ = Buffer.allocUnsafe(256 * 1024)
 function responseLength () {
   return new Promise((resolve, reject) => {
     const chunks = []
-    const socket = net.connect({ host: origin.hostname, port: origin.port }, () => socket.write(request))
+    const socket = connect({})
+    socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(request))
     socket.on('data', (b) => {
       chunks.push(b)
       const all = Buffer.concat(chunks)
@@ -56,23 +71,16 @@ async function main () {
   const cut = []
   for (let c = 0; c < Number(connections); c++) {
     let bytes = 0
-    const socket = net.connect({
-      host: origin.hostname,
-      port: origin.port,
-      noDelay: true,
-      onread: {
-        buffer: READ,
-        callback (n) {
-          bytes += n
-          if (bytes >= depth * length) {
-            bytes -= depth * length
-            total += depth
-            socket.write(batch)
-          }
-        }
+    const read = (n) => {
+      bytes += n
+      if (bytes >= depth * length) {
+        bytes -= depth * length
+        total += depth
+        socket.write(batch)
       }
-    })
-    socket.on('connect', () => socket.write(batch))
+    }
+    const socket = connect({ noDelay: true, onread: { buffer: READ, callback: read } })
+    socket.on(secure ? 'secureConnect' : 'connect', () => socket.write(batch))
     socket.on('error', () => { errors++ })
     cut.push(() => bytes % length !== 0)
     sockets.push(socket)

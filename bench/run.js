@@ -14,21 +14,25 @@
 //   npm run bench -- --only c100 --baseline DIR   beside another checkout (the cost of a change)
 //   npm run bench -- --only search      --findMaxRate against servers of known capacity (bench/search.js)
 //   npm run bench -- --only stalls --baseline DIR   own pauses at a fixed rate, fresh CLI runs (bench/stalls.js)
+//   npm run bench -- --only arrivals    Poisson gaps at the server (KS) at -R 500/1000, CPU at -R 1000 (bench/arrivals.js)
 //   npm run bench -- --only h2          --http2 beside h2load and a node:http2 client loop, against nginx h2c
+//   npm run bench -- --only tls         HTTPS (TLS 1.3): HTTP/1.1 and HTTP/2 beside wrk, h2load and a node:tls floor,
+//                                        and a new connection per request (the handshake's cost)
 
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { spawnSync } = require('child_process')
 const { measure, hasTaskset } = require('./measure')
-const { startCanned, startNginx, startNodeH2, which } = require('./targets')
+const { startCanned, startNginx, startNodeH2, makeCertificate, which } = require('./targets')
 const { tools } = require('./tools')
 const { soakScenario, renderSoak } = require('./soak')
 const { searchScenario, renderSearch } = require('./search')
 const { stallsScenario, renderStalls } = require('./stalls')
+const { arrivalsScenario, renderArrivals } = require('./arrivals')
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] [--baseline DIR] | --render FILE'
-const SCENARIOS = ['c100', 'p10', 'h2', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls']
+const SCENARIOS = ['c100', 'p10', 'h2', 'tls', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls', 'arrivals']
 
 function parseOptions (argv) {
   const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null, baseline: null }
@@ -142,10 +146,10 @@ function ratio (a, b) {
 }
 
 // http2: the generators speak HTTP/2, pipelining being the streams per
-// connection.
-async function throughputScenario (name, target, pipelining, ctx, goals, http2 = false) {
-  const flags = { url: target.url, connections: 100, duration: ctx.options.duration, pipelining, http2 }
-  const scenario = { name, target: target.name, flags: `${http2 ? '--http2 ' : ''}-c 100 -d ${flags.duration}${pipelining > 1 ? ` -p ${pipelining}` : ''}`, tools: {}, ratios: {}, goals: [] }
+// connection. reconnect: a new connection for each request.
+async function throughputScenario (name, target, pipelining, ctx, goals, http2 = false, reconnect = false) {
+  const flags = { url: target.url, connections: 100, duration: ctx.options.duration, pipelining, http2, reconnect }
+  const scenario = { name, target: target.name, flags: `${http2 ? '--http2 ' : ''}-c 100 -d ${flags.duration}${pipelining > 1 ? ` -p ${pipelining}` : ''}${reconnect ? ' -D 1 (wrk: Connection: close)' : ''}`, tools: {}, ratios: {}, goals: [] }
   ctx.log(`${name} against ${target.name}: ${scenario.flags}`)
   const entries = ctx.tools.filter((tool) => tool.supports(flags)).map((tool) => ({ tool, flags }))
   const results = await runInterleaved(entries, ctx.cpus.generator, ctx.options.reps, ctx.log)
@@ -258,6 +262,34 @@ async function shapesScenario (ctx) {
   return { name: 'shapes', target: 'canned', flags: '-c 50', cpuUs: table, goals }
 }
 
+// HTTPS: nginx with TLS 1.3 (or, without nginx, the canned server over
+// node:tls), HTTP/1.1 with and without pipelining and HTTP/2, each beside
+// its peers and Node's TLS floor; then a handshake per request.
+async function tlsScenarios (options, cpus, ctx, targets, report) {
+  const certificate = makeCertificate()
+  if (!certificate) {
+    ctx.log('tls: openssl could not make a certificate; skipped')
+    return
+  }
+  targets.push({ stop: async () => certificate.remove() })
+  const cannedTls = await startCanned({ cpus: cpus.target, tls: certificate })
+  targets.push(cannedTls)
+  const nginxTls = options.target === 'canned' ? null : await startNginx({ cpus: cpus.target, tls: certificate })
+  if (nginxTls) targets.push(nginxTls)
+  for (const t of [cannedTls, nginxTls].filter(Boolean)) report.targets.push({ name: t.name, description: t.description, url: t.url })
+  const h1Targets = options.target === 'all' ? [cannedTls, nginxTls].filter(Boolean) : [nginxTls || cannedTls]
+  // Goals over TLS: CPU per request within 10% of wrk, within 5% of the
+  // node:tls floor, and no more than h2load over HTTP/2.
+  for (const t of h1Targets) {
+    report.scenarios.push(await throughputScenario('tls-c100', t, 1, ctx, { wrk: 1.10, 'node:tls': 1.05 }))
+    report.scenarios.push(await throughputScenario('tls-p10', t, 10, ctx, { 'node:tls': 1.05 }))
+  }
+  if (nginxTls) {
+    report.scenarios.push(await throughputScenario('tls-h2', nginxTls, 10, ctx, { h2load: 1.0 }, true))
+    report.scenarios.push(await throughputScenario('tls-reconnect', nginxTls, 1, ctx, { wrk: 1.10 }, false, true))
+  } else ctx.log('tls-h2 and tls-reconnect need nginx (apt-get install nginx-light); skipped')
+}
+
 function fmt (n, digits = 2) {
   if (n == null) return '–'
   return n >= 1000 ? Math.round(n).toLocaleString('en-US') : n.toFixed(digits)
@@ -289,6 +321,8 @@ function render (report) {
       lines.push(...renderSearch(s))
     } else if (s.name === 'stalls') {
       lines.push(...renderStalls(s))
+    } else if (s.name === 'arrivals') {
+      lines.push(...renderArrivals(s))
     } else if (s.name === 'shapes') {
       const table = new Table({ head: ['shape', 'CPU µs/req'], style: { head: [], border: [] } })
       for (const [name, us] of Object.entries(s.cpuUs)) table.push([name, fmt(us, 3)])
@@ -355,6 +389,8 @@ async function main () {
         report.targets.push({ name: h2.name, description: h2.description, url: h2.url })
         // The goal of issue 23: no more CPU per request than h2load.
         report.scenarios.push(await throughputScenario(name, h2, 10, ctx, { h2load: 1.0 }, true))
+      } else if (name === 'tls') {
+        await tlsScenarios(options, cpus, ctx, targets, report)
       } else if (name === 'startup') report.scenarios.push(await startupScenario(canned, ctx))
       else if (name === 'memory') report.scenarios.push(await memoryScenario(canned, ctx))
       else if (name === 'workers') report.scenarios.push(await workersScenario(canned, ctx))
@@ -362,6 +398,7 @@ async function main () {
       else if (name === 'soak') report.scenarios.push(await soakScenario(fast, ctx))
       else if (name === 'search') report.scenarios.push(await searchScenario(ctx))
       else if (name === 'stalls') report.scenarios.push(await stallsScenario(ctx))
+      else if (name === 'arrivals') report.scenarios.push(await arrivalsScenario(ctx))
     }
   } finally {
     await stopAll()

@@ -59,14 +59,33 @@ function stopper (child) {
   })
 }
 
-async function startCanned ({ cpus } = {}) {
-  const [cmd, args] = pinned(cpus, process.execPath, [path.join(__dirname, 'canned-server.js')])
+// tls: { cert, key } files; the same canned answers over node:tls.
+async function startCanned ({ cpus, tls } = {}) {
+  const script = [path.join(__dirname, 'canned-server.js')].concat(tls ? [tls.cert, tls.key] : [])
+  const [cmd, args] = pinned(cpus, process.execPath, script)
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise((resolve, reject) => {
     child.once('error', reject)
     child.stdout.once('data', (b) => resolve(Number(String(b).trim())))
   })
-  return { name: 'canned', description: 'raw net server (bench/canned-server.js), 13-byte keep-alive response', url: `http://127.0.0.1:${port}/`, stop: stopper(child) }
+  return tls
+    ? { name: 'canned-tls', description: `raw node:tls server (bench/canned-server.js), ${tls.description}, 13-byte keep-alive response`, url: `https://127.0.0.1:${port}/`, stop: stopper(child) }
+    : { name: 'canned', description: 'raw net server (bench/canned-server.js), 13-byte keep-alive response', url: `http://127.0.0.1:${port}/`, stop: stopper(child) }
+}
+
+// A P-256 certificate for 127.0.0.1, made for one bench run and removed
+// with it: what a self-signed staging server presents.
+function makeCertificate () {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-bench-tls-'))
+  const cert = path.join(dir, 'cert.pem')
+  const key = path.join(dir, 'key.pem')
+  const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
+    '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' })
+  if (made.status !== 0) {
+    fs.rmSync(dir, { recursive: true, force: true })
+    return null
+  }
+  return { cert, key, description: 'TLS 1.3, P-256 self-signed certificate', remove: () => fs.rmSync(dir, { recursive: true, force: true }) }
 }
 
 // node:http2's server in h2c, when there is no nginx to run.
@@ -97,10 +116,22 @@ function h2Listen (version, port) {
   return directive ? `listen 127.0.0.1:${port}; http2 on;` : `listen 127.0.0.1:${port} http2;`
 }
 
+// The listen directives of a TLS server offering h2 and http/1.1 by ALPN,
+// TLS 1.3 only, with session tickets and a session cache so that
+// reconnecting clients resume.
+function tlsListen (version, port, tls) {
+  const [major, minor, patch] = String(version || '').replace(/^nginx\//, '').split('.').map(Number)
+  const directive = major > 1 || (major === 1 && (minor > 25 || (minor === 25 && patch >= 1)))
+  return `${directive ? `listen 127.0.0.1:${port} ssl; http2 on;` : `listen 127.0.0.1:${port} ssl http2;`}
+    ssl_certificate ${tls.cert}; ssl_certificate_key ${tls.key}; ssl_protocols TLSv1.3;
+    ssl_session_cache shared:SSL:10m; ssl_session_tickets on;`
+}
+
 // http2: the server speaks h2c (HTTP/2 in clear text, prior knowledge)
-// instead of HTTP/1.1. keepaliveRequests: the requests it takes on a
-// connection before it closes it (over HTTP/2, with a GOAWAY).
-async function startNginx ({ cpus, http2 = false, keepaliveRequests = 100000000 } = {}) {
+// instead of HTTP/1.1. tls: { cert, key }: HTTPS instead, both protocols
+// by ALPN. keepaliveRequests: the requests it takes on a connection before
+// it closes it (over HTTP/2, with a GOAWAY).
+async function startNginx ({ cpus, http2 = false, tls = null, keepaliveRequests = 100000000 } = {}) {
   const bin = which('nginx')
   if (!bin) return null
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-bench-nginx-'))
@@ -118,7 +149,7 @@ http {
   fastcgi_temp_path ${dir};
   uwsgi_temp_path ${dir};
   scgi_temp_path ${dir};
-  server { ${http2 ? h2Listen(nginxVersion(bin), port) : `listen 127.0.0.1:${port};`} location / { return 200 "Hello, world!\\n"; } }
+  server { ${tls ? tlsListen(nginxVersion(bin), port, tls) : http2 ? h2Listen(nginxVersion(bin), port) : `listen 127.0.0.1:${port};`} location / { return 200 "Hello, world!\\n"; } }
 }
 `)
   const [cmd, args] = pinned(cpus, bin, ['-e', path.join(dir, 'error.log'), '-p', dir, '-c', path.join(dir, 'nginx.conf')])
@@ -138,9 +169,9 @@ http {
   }
   const stop = stopper(child)
   return {
-    name: 'nginx',
-    description: `${nginxVersion(bin) || 'nginx'}, 1 worker, return 200${http2 ? ', h2c' : ''}`,
-    url: `http://127.0.0.1:${port}/`,
+    name: tls ? 'nginx-tls' : 'nginx',
+    description: `${nginxVersion(bin) || 'nginx'}, 1 worker, return 200${http2 ? ', h2c' : ''}${tls ? `, ${tls.description}, h2 and http/1.1 by ALPN, session resumption` : ''}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}/`,
     stop: async () => {
       await stop()
       fs.rmSync(dir, { recursive: true, force: true })
@@ -148,4 +179,4 @@ http {
   }
 }
 
-module.exports = { startCanned, startNginx, startNodeH2, which }
+module.exports = { startCanned, startNginx, startNodeH2, makeCertificate, which }

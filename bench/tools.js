@@ -20,10 +20,12 @@ function fromAutocannonJson (stdout) {
   return { completed: r.requests.total, errors: r.errors, non2xx: r.non2xx, duration: r.duration, latencyP99: r.latency.p99 }
 }
 
-// autocannon-style flags; `-j` so the result comes back whole.
-function autocannonArgs ({ url, connections, duration, pipelining, amount, workers, http2 }) {
+// autocannon-style flags; `-j` so the result comes back whole. reconnect:
+// a new connection for every request (-D 1), the handshake's cost.
+function autocannonArgs ({ url, connections, duration, pipelining, amount, workers, http2, reconnect }) {
   const args = ['-j', '-c', String(connections)]
   if (http2) args.push('--http2')
+  if (reconnect) args.push('-D', '1')
   if (amount) args.push('-a', String(amount))
   else args.push('-d', String(duration))
   if (pipelining > 1) args.push('-p', String(pipelining))
@@ -108,8 +110,10 @@ function tools ({ baseline } = {}) {
       name: 'wrk',
       label: 'wrk',
       command: wrk,
-      args: ({ url, connections, duration, pipelining }) => {
+      args: ({ url, connections, duration, pipelining, reconnect }) => {
         const args = ['-t1', `-c${connections}`, `-d${duration}s`]
+        // wrk reconnects after a response that says Connection: close.
+        if (reconnect) args.push('-H', 'Connection: close')
         if (pipelining > 1) args.push('-s', path.join(__dirname, 'wrk-pipeline.lua'))
         args.push(url)
         if (pipelining > 1) args.push('--', String(pipelining))
@@ -129,7 +133,7 @@ function tools ({ baseline } = {}) {
       // -m: streams per connection, as our -p over HTTP/2; one thread.
       args: ({ url, connections, duration, pipelining }) => ['-t', '1', '-c', String(connections), '-m', String(pipelining), '-D', String(duration), url],
       parse: parseH2load,
-      supports: (o) => !!o.http2 && !o.amount && !o.workers
+      supports: (o) => !!o.http2 && !o.amount && !o.workers && !o.reconnect
     })
     // The same tool over HTTP/1.1: -m is then the requests pipelined on a
     // connection, kept in flight as each is answered (autocannon's shape;
@@ -140,27 +144,29 @@ function tools ({ baseline } = {}) {
       command: h2load,
       args: ({ url, connections, duration, pipelining }) => ['--h1', '-t', '1', '-c', String(connections), '-m', String(pipelining || 1), '-D', String(duration), url],
       parse: parseH2load,
-      supports: (o) => !o.http2 && !o.amount && !o.workers
+      supports: (o) => !o.http2 && !o.amount && !o.workers && !o.reconnect
     })
   }
   // HTTP/1.1's floor for a generator in Node.js: bare sockets, nothing
   // parsed or recorded (bench/net-floor-client.js). Not a peer: where our
   // cost is near it, the rest is Node's and the kernel's.
-  list.push({
-    name: 'node:net',
-    label: 'bare node:net sockets, counting bytes (bench/net-floor-client.js)',
+  // Over TLS the same client on node:tls sockets: Node's floor for HTTPS.
+  const floor = (secure) => ({
+    name: secure ? 'node:tls' : 'node:net',
+    label: `bare node:${secure ? 'tls' : 'net'} sockets, counting bytes (bench/net-floor-client.js)`,
     command: process.execPath,
     args: ({ url, connections, duration, pipelining }) => [path.join(__dirname, 'net-floor-client.js'), url, String(connections), String(pipelining || 1), String(duration)],
     parse: fromAutocannonJson,
-    supports: (o) => !o.http2 && !o.amount && !o.workers
+    supports: (o) => !o.http2 && !o.amount && !o.workers && !o.reconnect && o.url.startsWith('https:') === secure
   })
+  list.push(floor(false), floor(true))
   list.push({
     name: 'node:http2',
     label: 'a node:http2 client loop (bench/h2-node-client.js)',
     command: process.execPath,
     args: ({ url, connections, duration, pipelining }) => [path.join(__dirname, 'h2-node-client.js'), url, String(connections), String(pipelining), String(duration)],
     parse: fromAutocannonJson,
-    supports: (o) => !!o.http2 && !o.amount && !o.workers
+    supports: (o) => !!o.http2 && !o.amount && !o.workers && !o.reconnect
   })
   return list
 }

@@ -561,6 +561,8 @@ declare namespace autocannon {
     | 'AC_NOT_A_RESULT'
     | 'AC_NOT_WITH_WORKERS'
     | 'AC_CANNOT_MERGE'
+    | 'AC_DIFFERENT_RUNS'
+    | 'AC_HOST_NOT_FOUND'
     | 'AC_NO_RESPONSE'
     | 'AC_COMMAND_FAILED'
     | 'AC_H2_NOT_OFFERED'
@@ -619,6 +621,8 @@ declare namespace autocannon {
     | 'AC_SHARD_MISSING'
     | 'AC_SHARD_DUPLICATE'
     | 'AC_SHARD_MISMATCH'
+    | 'AC_SHARD_EMPTY'
+    | 'AC_SHARD_GAP'
     | 'AC_GENERATOR_DISTORTED'
     | 'AC_KUBE_LOCAL_FILES'
 
@@ -678,8 +682,8 @@ declare namespace autocannon {
     socketPath?: string
     connections: number
     pipelining: number
-    /** 'h2' when the run spoke HTTP/2 (`http2`); absent over HTTP/1.1. */
-    protocol?: 'h2'
+    /** 'h2' when the run spoke HTTP/2 (`http2`); absent over HTTP/1.1; 'mixed' in a forced merge of both. */
+    protocol?: 'h2' | 'mixed'
     /** The `workers` option, when the run used workers. */
     workers?: number
     /** Milliseconds between two samples. */
@@ -786,8 +790,12 @@ declare namespace autocannon {
     thresholds?: ThresholdResult[]
     /** With the `connectionStages` option: the ramp the run followed. */
     connectionStages?: Array<{ duration: number, connections: number }>
-    /** With the `shard` option: which part of the run this is (0-based). */
-    shard?: { index: number, count: number }
+    /**
+     * With the `shard` option: which part of the run this is (0-based),
+     * and the whole run's options that divide the load, which `merge`
+     * holds every shard to.
+     */
+    shard?: { index: number, count: number, run?: ShardRun }
     /** CLI: the run was cut short by this signal (printed and written all the same). In a merge: how many results were, which shards, by which signals. */
     partial?: { signal: 'SIGINT' | 'SIGTERM' | 'SIGHUP' } | { results: number, shards: number[], signals: string[] }
     /** With `abortOnFail`: the threshold that stopped the run. */
@@ -809,8 +817,24 @@ declare namespace autocannon {
       duplicates: number[]
       /** The latest start minus the earliest, as each machine's clock read it. */
       startSkewMs: number
-      warnings: Array<{ code: Extract<WarningCode, 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH' | 'AC_SHARD_PARTIAL'>, message: string }>
+      /** What the results disagreed on (merged only with `force`): each option, with each value and the results that had it. */
+      differences: Array<{ option: string, flag: string, values: Array<{ value: unknown, results: string[] }> }>
+      warnings: Array<{ code: Extract<WarningCode, 'AC_SHARD_MISSING' | 'AC_SHARD_DUPLICATE' | 'AC_SHARD_MISMATCH' | 'AC_SHARD_PARTIAL' | 'AC_SHARD_EMPTY' | 'AC_SHARD_GAP'>, message: string }>
     }
+  }
+
+  /** A shard's record of the whole run it is part of (before its part was taken). */
+  export interface ShardRun {
+    connections: number
+    /** 0: not set. */
+    amount: number
+    maxOverallRequests: number
+    overallRate: number
+    connectionRate: number
+    /** Seconds (the stages' sum when staged). */
+    duration: number
+    stages: Array<{ duration: number, rate: number }> | null
+    connectionStages: Array<{ duration: number, connections: number }> | null
   }
 
   /**
@@ -1110,6 +1134,33 @@ declare namespace autocannon {
     probeDuration?: number
   }
 
+  /**
+   * A pN whose confidence interval (order statistics, from the step's own
+   * sample) held values on both sides of its bound: its verdict was chance.
+   */
+  export interface SearchUncertainty {
+    /** The SLO, as given: `'p99<50ms'`. */
+    expression: string
+    metric: string
+    /** The bound, ms. */
+    limit: number
+    /** pN's interval, ms; `high` null when no sample bounds it from above. */
+    low: number
+    high: number | null
+    /** 0.99 */
+    confidence: number
+    samples: number
+    /** The share of responses beyond the bound, 0 to 1. */
+    aboveShare: number
+    /** Median of the responses beyond the bound, and the slowest below it, ms. */
+    slowMs: number | null
+    restMs: number | null
+    /** The interval spans a step of the latency distribution (a slow few, a fast rest): no step length settles it. */
+    step: boolean
+    /** "p99 sits on a step of the latency distribution: 1% of responses take ~80 ms, …" */
+    text: string
+  }
+
   /** One measured step of a search. */
   export interface SearchStep {
     connections: number
@@ -1121,6 +1172,10 @@ declare namespace autocannon {
     values: { target: number, achieved: number, p50: number, p99: number, p999: number, errors: number, errorRatio: number, [key: string]: number }
     /** Set when the step was stopped because its failure was already settled: seconds into the window, and why. */
     settled?: { at: number, reason: string }
+    /** Each check of the step; an upper pN bound's carries pN's interval (ms, at `confidence`). */
+    checks: Array<{ name: string, kind: string, ok: boolean | null, value: number, limit?: number, measured: string, reason: string, interval?: { low: number, high: number | null, confidence: number }, uncertain?: SearchUncertainty }>
+    /** Set when a pN was within chance of its bound (the step is then run again, longer). */
+    uncertain: SearchUncertainty | null
     /** The step's own window, with its histograms and the generator's load. */
     result: Result
   }
@@ -1134,6 +1189,8 @@ declare namespace autocannon {
     best: { rate: number, confirmed: boolean, summary: Record<string, unknown> } | null
     failed: { rate: number, reason: string, summary: Record<string, unknown> } | null
     bracket: [number | null, number | null]
+    /** The lowest failure was chance (a pN within chance of its bound over the longest step allowed); the sentence says so. */
+    uncertain: SearchUncertainty | null
     /** The answer in words: "Sustains 18,500 req/s at 100 connections with p99 < 200 ms …". */
     sentence: string
     wallSeconds: number
@@ -1193,6 +1250,13 @@ declare namespace autocannon {
     expect?: number
     /** Expressions held to the merged result, as the `thresholds` option. */
     thresholds?: string[]
+    /**
+     * Merge results that are not of one run (different targets, protocol,
+     * shard count, start time, or options that divide the load), with an
+     * `AC_SHARD_MISMATCH` warning for each difference; without it they are
+     * refused with `AC_DIFFERENT_RUNS`. @default false
+     */
+    force?: boolean
   }
 
   /**

@@ -24,6 +24,11 @@ const { checkRules } = require('../config/rules')
 // never sees (-i, --hgrm, --findMaxRate…) and of -F, whose file the CLI
 // reads before the library sees it; the library checks the others.
 const CHECKED_HERE = [...Object.keys(OPTIONS).filter((name) => OPTIONS[name].library === false), 'form']
+// parseArguments reads --cert and --key and checks them no further, as
+// autocannon's does: their rules are the CLI's, with the files' checks
+// (checkTlsFiles).
+const TLS_FLAGS = ['cert', 'key']
+const PARSE_CHECKED = CHECKED_HERE.filter((name) => !TLS_FLAGS.includes(name))
 
 // What parseArguments fills in when the flag is absent, as autocannon's
 // does (renderProgressBar is yargs' own default, below).
@@ -325,7 +330,7 @@ function parseArguments (argv, env = process.env) {
 
   if (opts.headers) opts.headers = parseHeaders(opts.headers)
   // Before a file is read.
-  checkRules(opts, { name: describe, involving: CHECKED_HERE })
+  checkRules(opts, { name: describe, involving: PARSE_CHECKED })
   if (opts.input !== undefined) {
     opts.body = require('./flag-files').readInput(opts.input)
     delete opts.input
@@ -342,7 +347,7 @@ function parseArguments (argv, env = process.env) {
     opts.tlsOptions = require('./flag-files').readTls({ cert: opts.cert, key: opts.key, ca })
     // The CLI checks them before the run (checkTlsFiles), naming the flag
     // and the file.
-    opts[TLS_FILES] = { cert: `--cert ${opts.cert}`, key: `--key ${opts.key}`, ca: ca.map((file) => `--ca ${file}`) }
+    opts[TLS_FILES] = { cert: `--cert ${opts.cert}`, key: `--key ${opts.key}`, ca: ca.map((file) => `--ca ${file}`), given: { cert: opts.cert, key: opts.key } }
   }
   delete opts.cert
   delete opts.key
@@ -357,8 +362,12 @@ function parseArguments (argv, env = process.env) {
 function checkTlsFiles (opts) {
   const names = opts[TLS_FILES]
   if (names === undefined || opts.tlsOptions === undefined) return
+  // Half a client certificate's pair (the table's rules), then the files.
+  checkRules(names.given, { name: describe, involving: TLS_FLAGS })
   require('../config/tls-check').checkTlsOptions(opts.tlsOptions, {
-    ...names,
+    cert: names.cert,
+    key: names.key,
+    ca: names.ca,
     passphrase: 'no flag gives its passphrase: decrypt it (openssl pkey -in KEY -out PLAIN) or call the library with tlsOptions.passphrase'
   })
 }

@@ -1,11 +1,12 @@
 'use strict'
 
 // `autocannon merge FILES… [-o merged.json] [--html report.html]
-// [--expect N] [-j] [--threshold EXPR]`: the shards' results (JSON files
-// or NDJSON streams such as `kubectl logs` output) as the result of the
-// whole run. How many shards came, of how many, and the start skew go to
-// stderr, with a warning naming each missing shard; then the tables
-// (stderr) and the outputs asked for.
+// [--expect N] [-j] [--threshold EXPR] [--force]`: the shards' results
+// (JSON files or NDJSON streams such as `kubectl logs` output) as the
+// result of the whole run. How many shards came, of how many, and the
+// start skew go to stderr, with a warning naming each missing shard; then
+// the tables (stderr) and the outputs asked for. Results of different runs
+// are refused in one line naming the differences, unless --force.
 
 const { raise } = require('../core/errors')
 const { warningLine } = require('../core/warnings')
@@ -13,7 +14,7 @@ const { readResults } = require('../results/saved-result')
 const { EXIT, thresholdsExitCode } = require('./exit-codes')
 const { parseCommand } = require('./subcommand')
 
-const USAGE = 'usage: autocannon merge results.ndjson [more files…] [-o merged.json] [--html report.html] [--expect N] [-j] [--threshold EXPR]'
+const USAGE = 'usage: autocannon merge results.ndjson [more files…] [-o merged.json] [--html report.html] [--expect N] [-j] [--threshold EXPR] [--force]'
 
 function parse (argv) {
   const a = parseCommand(argv, {
@@ -21,7 +22,7 @@ function parse (argv) {
     usage: USAGE,
     strings: ['out', 'html', 'expect'],
     lists: ['threshold'],
-    booleans: ['json'],
+    booleans: ['json', 'force'],
     aliases: { out: ['o', 'output'], json: 'j' }
   })
   if (a.expect !== undefined) {
@@ -60,7 +61,7 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   }
   const results = []
   for (const file of files) results.push(...readResults(file, { need: ['histograms', 'series'] }))
-  const merged = require('../distributed/merge').mergeResults(results, { expect: a.expect, thresholds: a.threshold })
+  const merged = require('../distributed/merge').mergeResults(results, { expect: a.expect, thresholds: a.threshold, force: a.force })
 
   stderr.write(summary(merged.merge))
   for (const w of merged.merge.warnings) stderr.write(`${warningLine(w)}\n`)

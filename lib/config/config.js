@@ -17,7 +17,7 @@
 // part of it (split.js) as it is.
 
 const { InvalidOptionError } = require('../core/errors')
-const { isToken, checkBody } = require('../core/http-syntax')
+const { isToken, headerProblem, checkBody } = require('../core/http-syntax')
 const { withScheme, checkUrl, basicAuth, unbracket, hostHeader } = require('../core/url')
 const { maskSecrets } = require('../core/redact')
 const { upstream } = require('../core/upstream-messages')
@@ -71,6 +71,11 @@ function isFunctionOrPath (value) {
 function checkHeaders (option, headers) {
   if (headers === undefined || headers === null) return DEFAULTS.headers
   if (typeof headers !== 'object' || Array.isArray(headers)) fail(option, headers, 'must be an object of header names to values')
+  // Named, never shown: a header's value may be a credential.
+  for (const name of Object.keys(headers)) {
+    const problem = headerProblem(name, headers[name])
+    if (problem !== null) fail(option, name, problem)
+  }
   return Object.freeze({ ...headers })
 }
 
@@ -90,6 +95,7 @@ function checkRequests (requests, inWorkers) {
     // null: this entry has no body, whatever the run's body is.
     if (r.body !== undefined) out.body = r.body === null ? null : checkBody(`requests[${i}].body`, r.body)
     if (r.method !== undefined && typeof r.method !== 'string') fail(`requests[${i}].method`, r.method, 'must be a string')
+    if (r.method !== undefined && !isToken(r.method)) fail(`requests[${i}].method`, r.method, 'must be an HTTP method such as GET or POST')
     if (r.path !== undefined && typeof r.path !== 'string') fail(`requests[${i}].path`, r.path, 'must be a string')
     return Object.freeze(out)
   }))
@@ -274,7 +280,11 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
   }
   // Before the workers' rules: a shard's workers divide its part.
-  if (config.shard) config = require('./split').shardPart(config, config.shard)
+  if (config.shard) {
+    const { runOf } = require('./shard')
+    config.shard = Object.freeze({ ...config.shard, run: runOf(config) })
+    config = require('./split').shardPart(config, config.shard)
+  }
   if (config.amount && config.connections > config.amount) {
     fail('connections', config.connections, `is more than amount (${config.amount}): each connection makes at least one request`, SAID.connectionsOverAmount)
   }

@@ -9,6 +9,7 @@ const fs = require('fs')
 const { InvalidOptionError } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { byOrigin, defaultWarn } = require('./by-origin')
+const { isToken, headerProblem } = require('../core/http-syntax')
 
 // JSON.parse messages may quote the input, newlines and all.
 function oneLine (message) {
@@ -58,6 +59,10 @@ function headersOf (list, entry) {
     // HTTP/2 pseudo-headers (:authority, :path...) have no HTTP/1.1 form;
     // the framing headers are ours to write.
     if (h.name.startsWith(':')) return
+    // Found here, before the run, rather than when the request is first
+    // encoded; named, not shown (a value may be a credential).
+    const problem = headerProblem(h.name, h.value)
+    if (problem !== null) throw new Error(`header #${j + 1} of entry #${entry}: ${JSON.stringify(h.name)} ${problem}`)
     const lower = h.name.toLowerCase()
     if (lower === 'content-length' || lower === 'transfer-encoding' || lower === 'connection') return
     headers[h.name] = headers[h.name] === undefined ? h.value : [].concat(headers[h.name], h.value)
@@ -93,6 +98,7 @@ function harEntries (har) {
     }
     const { method, url, headers, postData } = entry.request
     if (typeof method !== 'string' || method === '') throw new Error(`${where} has no "method"`)
+    if (!isToken(method)) throw new Error(`${where} has an invalid "method": ${JSON.stringify(method)} is not an HTTP method such as GET or POST`)
     let parsed
     try {
       parsed = new URL(url)

@@ -51,4 +51,25 @@ function indexFromEnv (env, count) {
   return index
 }
 
-module.exports = { parseShard }
+// What makes the shards one run, as each shard records it in its result
+// (result.shard.run) for `autocannon merge` to hold them to: the options
+// that divide the load, as given for the whole run (before this shard's
+// part was taken). A shard given other values sent part of another run,
+// and adding its numbers to these would describe neither. The target(s),
+// the protocol and --startAt are in the result already (url, protocol,
+// startAt). Not the seed (drawn per process when not given) nor the
+// workers (each machine its own).
+function runOf (config) {
+  return Object.freeze({
+    connections: config.connections,
+    amount: config.amount,
+    maxOverallRequests: config.maxOverallRequests,
+    overallRate: config.overallRate,
+    connectionRate: config.connectionRate,
+    duration: config.duration,
+    stages: config.stages ? config.stages.map((s) => ({ duration: s.duration, rate: s.rate })) : null,
+    connectionStages: config.connectionStages ? config.connectionStages.map((s) => ({ ...s })) : null
+  })
+}
+
+module.exports = { parseShard, runOf }

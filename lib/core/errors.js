@@ -36,6 +36,8 @@ const RAISED = {
   AC_NOT_A_RESULT: 'A file given to report, compare or merge is not a saved result, or lacks the histograms or series that command needs.',
   AC_NOT_WITH_WORKERS: 'Something that cannot cross to worker threads was asked for with workers: a listener for the instance\'s \'response\' event (thrown by instance.on).',
   AC_CANNOT_MERGE: 'Saved results that cannot be merged second by second: they were sampled at different intervals (-L).',
+  AC_DIFFERENT_RUNS: 'merge: the results are not of one run: they differ in the target, the protocol, the shard count, --startAt or an option that divides the load (-c, -a, -O, -R, -r, -d, --stages, --connectionStages); the message names each difference (--force merges them anyway, with a warning for each).',
+  AC_HOST_NOT_FOUND: 'A target\'s host name (or, with a proxy, the proxy\'s) does not resolve: checked once before the run, which does not start.',
   AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.',
   AC_COMMAND_FAILED: 'CLI only: the command after -- (--on-port) could not be started, or exited before it listened on a port.',
   AC_H2_NOT_OFFERED: 'With http2 (--http2), an https target whose server does not offer HTTP/2 in TLS (ALPN h2): checked once before the run, which does not start.'
@@ -197,6 +199,9 @@ function fromMessage (msg) {
 function causeOf (err, connected) {
   const code = err && err.code
   if (code in COUNTED && COUNTED[code][0] !== null) return COUNTED[code][0]
+  // A response cut short by the close is the connection's failure, not
+  // the server's bytes failing to parse: a read error, as wrk counts it.
+  if (code === 'HPE_INCOMPLETE') return 'read'
   if (typeof code === 'string' && code.startsWith('HPE_')) return 'parse'
   const syscall = err && err.syscall
   if (syscall === 'write' || syscall === 'writev' || code === 'EPIPE') return 'write'

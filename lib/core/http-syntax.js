@@ -33,6 +33,30 @@ function isValidHeaderValue (str) {
   return true
 }
 
+// What is wrong with a header as an option gives it (null: nothing), so
+// that it is refused before the run rather than when its request is first
+// encoded. A value is sent as its text, as autocannon sends it: a string,
+// a number, a boolean, an object with a text of its own (a URL, a Date),
+// or an array of them (one field each); null and undefined send nothing.
+// An object without one would go as "[object Object]".
+function headerProblem (name, value) {
+  if (value === undefined || value === null) return null
+  if (!isToken(name)) return 'is not a valid header name (an HTTP token: letters, digits and !#$%&\'*+-.^_`|~)'
+  for (const v of Array.isArray(value) ? value : [value]) {
+    if (typeof v === 'function' || typeof v === 'symbol') return `header value must be a string (or a number), not a ${typeof v}`
+    let text
+    try {
+      text = String(v)
+    } catch {
+      // An object without a prototype has no text at all.
+      return 'header value must be a string (or a number), not an object without a text'
+    }
+    if (typeof v === 'object' && v !== null && /^\[object \w+\]$/.test(text)) return `header value must be a string (or a number), not an object, which would be sent as ${text}`
+    if (!isValidHeaderValue(text)) return 'header value must not contain CR, LF or other control characters'
+  }
+  return null
+}
+
 // A request body: a string or bytes (a Uint8Array becomes a Buffer);
 // undefined when there is none.
 function checkBody (option, body) {
@@ -42,4 +66,4 @@ function checkBody (option, body) {
   throw new InvalidOptionError(option, body, 'must be a string or a Buffer', upstream('body'))
 }
 
-module.exports = { isToken, isValidHeaderValue, checkBody }
+module.exports = { isToken, isValidHeaderValue, headerProblem, checkBody }

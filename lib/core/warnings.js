@@ -26,7 +26,9 @@ const WARNINGS = {
   AC_SHARD_MISSING: 'merge: no result for a shard index of the run (the line names it); the merged numbers lack its load.',
   AC_SHARD_DUPLICATE: 'merge: two results for one shard index (a restarted shard, or a file given twice); only the first is merged.',
   AC_SHARD_PARTIAL: 'merge: a result was stopped early by a signal (a deleted pod\'s SIGTERM): what it measured is merged, but its part of the load ended early.',
-  AC_SHARD_MISMATCH: 'merge: the results disagree on the shard count or the start time, so they may come from different runs.',
+  AC_SHARD_MISMATCH: 'merge --force: the results differ in what makes one run (the line names the option and each value); they are merged all the same.',
+  AC_SHARD_EMPTY: 'merge: a result had no responses (the line gives its errors by cause): the merged numbers lack its load.',
+  AC_SHARD_GAP: 'merge: a result began after the first or ended before the last by a sample interval or more: the series has those seconds without its load (zeros where no result sent).',
   AC_GENERATOR_DISTORTED: 'Under a rate, the generator\'s event loop ran over 1 ms late at p99, or over 0.1% of requests left more than 5 ms after their planned time: part of the latency may be the generator\'s, not the server\'s (printed after the tables).',
   AC_KUBE_LOCAL_FILES: 'kube: a run flag names a file (-i, -F, --har, --targets, --cert, --key, --ca), which each pod reads from its own file system.'
 }

@@ -73,6 +73,97 @@ function rawOf (result) {
   }
 }
 
+// How the lines name a result: its shard index, or its place in the list.
+function label (result) {
+  return result.shard ? `shard ${result.shard.index}` : `result ${result[PLACE] + 1}`
+}
+
+function causes (result) {
+  const byCause = Object.entries(result.errorsByCause || {}).filter(([, n]) => n > 0)
+  return byCause.length ? `: ${byCause.map(([cause, n]) => `${n} ${cause}`).join(', ')}` : ''
+}
+
+const PLACE = Symbol('place')
+
+// What must be the same in every result of one run, each as its flag
+// names it: the target(s), the protocol, the shard count, the start time,
+// and the options that divide the load (config/shard.js's runOf, recorded
+// by each shard; a result saved without them is held to the rest).
+const RUN = [
+  ['url', 'the target', (r) => r.url],
+  ['protocol', 'the protocol', (r) => r.protocol || 'http/1.1'],
+  ['shards', 'the shard count', (r) => r.shard ? r.shard.count : undefined],
+  ['startAt', '--startAt', (r) => r.shard ? (r.startAt ? new Date(r.startAt).toISOString() : 'none') : undefined],
+  ['connections', '-c', (r) => run(r, 'connections')],
+  ['amount', '-a', (r) => run(r, 'amount')],
+  ['maxOverallRequests', '-O', (r) => run(r, 'maxOverallRequests')],
+  ['overallRate', '-R', (r) => run(r, 'overallRate')],
+  ['connectionRate', '-r', (r) => run(r, 'connectionRate')],
+  ['duration', '-d', (r) => run(r, 'duration')],
+  ['stages', '--stages', (r) => run(r, 'stages')],
+  ['connectionStages', '--connectionStages', (r) => run(r, 'connectionStages')]
+]
+
+function run (result, key) {
+  return result.shard && result.shard.run ? result.shard.run[key] : undefined
+}
+
+function shown (value) {
+  if (Array.isArray(value) && value.every((v) => v && typeof v === 'object')) {
+    return value.map((stage) => Object.values(stage).join(':')).join(',')
+  }
+  return Array.isArray(value) ? value.join(' ') : value === null || value === 0 ? 'none' : String(value)
+}
+
+// Where the results disagree on what makes one run: [{ option, flag,
+// values: [{ value, results: [labels] }] }]. A result that does not say
+// (a plain result's shard count, an older shard's options) is not held
+// to it.
+function differences (kept) {
+  const found = []
+  for (const [option, flag, read] of RUN) {
+    const groups = new Map()
+    for (const r of kept) {
+      const value = read(r)
+      if (value === undefined) continue
+      const key = JSON.stringify(value)
+      if (!groups.has(key)) groups.set(key, { value, results: [] })
+      groups.get(key).results.push(label(r))
+    }
+    if (groups.size > 1) found.push({ option, flag, values: [...groups.values()] })
+  }
+  return found
+}
+
+function listed (labels) {
+  const few = labels.length > 4 ? [...labels.slice(0, 3), `${labels.length - 3} more`] : labels
+  return few.join(', ')
+}
+
+function differenceText ({ flag, values }) {
+  return `${flag} ${values.map(({ value, results }) => `${shown(value)} (${listed(results)})`).join(' vs ')}`
+}
+
+// The seconds a result did not cover of the merged span: one that began
+// late or ended early has its gap in the series, filled by the others'
+// load alone (or by nothing).
+function short (kept, sampleInt) {
+  const spans = kept.map((r) => ({ r, first: r.series.time[0], last: r.series.time[r.series.time.length - 1] }))
+    .filter((s) => s.first !== undefined)
+  if (spans.length < 2) return []
+  const first = Math.min(...spans.map((s) => s.first))
+  const last = Math.max(...spans.map((s) => s.last))
+  const lines = []
+  for (const { r, first: a, last: b } of spans) {
+    const late = Math.round((a - first) / sampleInt)
+    const early = Math.round((last - b) / sampleInt)
+    if (late < 1 && early < 1) continue
+    const what = [late >= 1 ? `began ${late * sampleInt / 1000} s after the first` : '', early >= 1 ? `ended ${early * sampleInt / 1000} s before the last` : ''].filter(Boolean).join(' and ')
+    lines.push(warning('AC_SHARD_GAP', `${label(r)} ${what}: the series has those seconds without its load${r.shard && !r.startAt ? ' (give every shard one --startAt)' : ''}`))
+  }
+  return lines
+}
+
 function same (values) {
   return values.every((v) => v === values[0])
 }
@@ -101,13 +192,6 @@ function account (results, expect) {
   }
   const sharded = kept.filter((r) => r.shard)
   const counts = [...new Set(sharded.map((r) => r.shard.count))]
-  if (counts.length > 1) {
-    warnings.push(warning('AC_SHARD_MISMATCH', `the results are shards of runs of different sizes (${counts.join(', ')} shards): they may come from different runs`))
-  }
-  const starts = [...new Set(sharded.filter((r) => r.startAt).map((r) => time(r.startAt)))]
-  if (starts.length > 1) {
-    warnings.push(warning('AC_SHARD_MISMATCH', `the shards were given different start times (${starts.map((t) => new Date(t).toISOString()).join(', ')}): they may come from different runs`))
-  }
   const expected = expect !== undefined ? expect : counts.length > 0 ? Math.max(...counts) : kept.length
   const missing = []
   if (sharded.length > 0) {
@@ -117,6 +201,12 @@ function account (results, expect) {
     }
   } else if (kept.length < expected) {
     warnings.push(warning('AC_SHARD_MISSING', `${expected - kept.length} of the ${expected} expected results are missing`))
+  }
+  // A shard that measured nothing: its load is missing from the sums as
+  // surely as a missing shard's, however many it sent.
+  for (const r of kept.filter((r) => r.requests.total === 0)) {
+    const errors = r.errors ? `${r.errors} errors${causes(r)}` : 'no errors either'
+    warnings.push(warning('AC_SHARD_EMPTY', `${label(r)} had no responses (${errors}): the merged numbers lack its load`))
   }
   // A shard stopped by a signal (its pod deleted) still counts what it
   // measured, but its part of the load ended early.
@@ -130,13 +220,25 @@ function account (results, expect) {
 // results: saved results (readResults gives them). expect: the number of
 // shards there should be, when the results do not say it (or to check).
 // thresholds: expressions held to the merged result.
-function mergeResults (results, { expect, thresholds } = {}) {
+// force: merge results of different runs all the same, with a warning
+// naming each difference (else they are refused).
+function mergeResults (results, { expect, thresholds, force = false } = {}) {
   if (!Array.isArray(results) || results.length === 0) throw raise('AC_INVALID_ARGUMENT', 'mergeResults needs at least one result')
+  // Labelled by their place in the list given (a symbol: not saved).
+  results = results.map((r, i) => Object.defineProperty({ ...r }, PLACE, { value: i }))
   const { kept, expected, missing, duplicates, warnings } = account(results, expect)
   const intervals = [...new Set(kept.map((r) => r.series.interval))]
   if (intervals.length > 1) {
     throw raise('AC_CANNOT_MERGE', `The results were sampled at different intervals (${intervals.join(' ms, ')} ms): their samples cannot be added second by second (run every shard with the same -L)`)
   }
+  const differ = differences(kept)
+  if (differ.length > 0 && !force) {
+    throw raise('AC_DIFFERENT_RUNS', `The results are not of one run: ${differ.map(differenceText).join('; ')}: merge the shards of one run (or add --force to merge them anyway)`)
+  }
+  // First: what matters most about the sums.
+  warnings.unshift(...differ.map((d) => warning('AC_SHARD_MISMATCH', `merged with --force, though the results differ in ${differenceText(d)}: the sums mix different runs`)))
+  warnings.push(...short(kept, intervals[0]))
+  const protocols = new Set(kept.map((r) => r.protocol || 'http/1.1'))
   const urls = [...new Set(kept.flatMap((r) => [].concat(r.url)))]
   const merged = aggregateResult(kept.map(rawOf), {
     sampleInt: intervals[0],
@@ -145,8 +247,11 @@ function mergeResults (results, { expect, thresholds } = {}) {
     socketPath: same(kept.map((r) => r.socketPath)) ? kept[0].socketPath : undefined,
     connections: kept.reduce((sum, r) => sum + (r.connections || 0), 0),
     pipelining: kept[0].pipelining,
-    // HTTP/2 when every part spoke it.
+    // HTTP/2 when every part spoke it ('mixed' is set below).
     http2: kept.every((r) => r.protocol === 'h2'),
+    // Seconds in which no shard sent stay in the series, as zeros: Req/Sec
+    // then counts the run's every second, as rate.achieved does.
+    fillGaps: true,
     // The whole run's ramp, the same in every shard's result.
     connectionStages: kept[0].connectionStages,
     // Shards of one run share these (each draws its own gaps from the seed).
@@ -154,6 +259,8 @@ function mergeResults (results, { expect, thresholds } = {}) {
     seed: same(kept.map((r) => r.rate && r.rate.seed)) && kept[0].rate ? kept[0].rate.seed : undefined,
     thresholds
   })
+  // Forced over shards of both protocols: neither one alone.
+  if (protocols.size > 1) merged.protocol = 'mixed'
   const starts = kept.map((r) => time(r.start))
   merged.merge = {
     results: kept.length,
@@ -164,6 +271,8 @@ function mergeResults (results, { expect, thresholds } = {}) {
     // As each machine's clock read it: offsets between the clocks are not
     // seen here (hence NTP), only how late each shard got going.
     startSkewMs: Math.round(Math.max(...starts) - Math.min(...starts)),
+    // What the results disagreed on (merged only with force).
+    differences: differ.map(({ option, flag, values }) => ({ option, flag, values })),
     warnings
   }
   const partial = kept.filter((r) => r.partial)

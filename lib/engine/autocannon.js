@@ -127,6 +127,9 @@ function autocannon (opts, cb) {
   setImmediate(async () => {
     try {
       const session = instance.session
+      // A host that does not resolve: one line before the run, not a run
+      // of connect errors.
+      await require('../config/host-check').checkHosts(config)
       // Before anything is sent, once per origin (workers too): a run never
       // starts against a server that cannot speak the protocol its target
       // was given.

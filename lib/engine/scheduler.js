@@ -16,10 +16,15 @@
 // times scaled to milliseconds, so stages and setRate work alike for both.
 // setRate(): a new constant plan from now on (the steps of a search);
 // pause(): none until then.
+// Poisson gaps are often under a millisecond, which Node's timers cannot
+// tell apart: a Poisson plan wakes on a precise timer (precise-timer.js)
+// instead. Evenly spaced sends keep Node's timers, within a millisecond
+// of their plan.
 
 const { performance } = require('perf_hooks')
 const { createStagePlan } = require('./plan')
 const { PoissonArrivals } = require('./arrivals')
+const { PreciseTimer } = require('./precise-timer')
 const { streamSeed } = require('../core/random')
 
 // A request that leaves more than this after its planned time is "late":
@@ -43,6 +48,7 @@ class Scheduler {
     this.waiting = []
     this.isWaiting = new Uint8Array(config.connections)
     this.timer = null
+    this.precise = this.streams !== null ? new PreciseTimer(() => this.wake()) : null
     this.wakeAt = Infinity
     this.stopped = false
     // Paused: nothing is granted until the next setRate (a search drains
@@ -110,10 +116,18 @@ class Scheduler {
     // The plan has ended (stages): nothing more is due, ever.
     if (due === Infinity) return
     if (due < this.wakeAt) {
-      if (this.timer !== null) clearTimeout(this.timer)
       this.wakeAt = due
+      if (this.precise !== null) return this.precise.arm(due)
+      if (this.timer !== null) clearTimeout(this.timer)
       this.timer = setTimeout(() => this.wake(), Math.max(0, due - performance.now()))
     }
+  }
+
+  disarm () {
+    if (this.timer !== null) clearTimeout(this.timer)
+    this.timer = null
+    if (this.precise !== null) this.precise.cancel()
+    this.wakeAt = Infinity
   }
 
   wake () {
@@ -194,9 +208,7 @@ class Scheduler {
       this.streams = [this.streams[0]]
       this.streams[0].restart()
     }
-    if (this.timer !== null) clearTimeout(this.timer)
-    this.timer = null
-    this.wakeAt = Infinity
+    this.disarm()
     this.wake()
   }
 
@@ -204,15 +216,13 @@ class Scheduler {
   pause () {
     if (!this.paused) this.dueBefore = this.dueBy(performance.now())
     this.paused = true
-    if (this.timer !== null) clearTimeout(this.timer)
-    this.timer = null
-    this.wakeAt = Infinity
+    this.disarm()
   }
 
   stop () {
     this.stopped = true
-    if (this.timer !== null) clearTimeout(this.timer)
-    this.timer = null
+    this.disarm()
+    if (this.precise !== null) this.precise.close()
   }
 
   // The rate asked for, in requests per second over all connections.

@@ -99,7 +99,8 @@ class Http1 {
 
   end () {
     // A body delimited by the close ends now, and that close was announced;
-    // a response cut short is a parse error. Requests that got no answer at
+    // a response cut short is an error (HPE_INCOMPLETE, counted as a read
+    // error: the connection failed). Requests that got no answer at
     // all are a hang-up: counted when the socket closes, as for a reset.
     this.parser.finish()
   }

@@ -30,10 +30,17 @@ function maskUrl (url) {
   return Array.isArray(url) ? url.map(maskSecrets) : maskSecrets(url)
 }
 
+// The most empty slots a gap between runs is filled with (fillGaps).
+const MAX_FILLED = 100000
+
 // Samples of all runs, one slot per interval: counts summed, latency
 // histograms added (a slot's percentiles are those of every response the
 // server sent in it, whichever run or machine saw it).
-function mergeSeries (raws, sampleInt) {
+//
+// fillGaps: an interval between the first and the last in which no run
+// sent gets a slot of zeros, rather than none (a merge of shards, where
+// such a second is part of the run).
+function mergeSeries (raws, sampleInt, fillGaps = false) {
   let origin = Infinity
   for (const r of raws) origin = Math.min(origin, time(r.start))
   const slots = new Map()
@@ -58,6 +65,21 @@ function mergeSeries (raws, sampleInt) {
       }
     }
   }
+  if (fillGaps && slots.size > 1) {
+    const keys = [...slots.keys()]
+    const last = Math.max(...keys)
+    const first = Math.min(...keys)
+    // Runs far apart (a forced merge of unrelated results) keep their
+    // slots apart: a day of one-second zeros describes nothing.
+    if (last - first > MAX_FILLED) return sorted(slots)
+    for (let slot = first + 1; slot < last; slot++) {
+      if (!slots.has(slot)) slots.set(slot, { time: origin + slot * sampleInt, requests: 0, bytes: 0, errors: 0, loopDelay: 0, connections: 0, parts: [null] })
+    }
+  }
+  return sorted(slots)
+}
+
+function sorted (slots) {
   return [...slots.keys()].sort((a, b) => a - b).map((slot) => {
     const { parts, ...acc } = slots.get(slot)
     // Packed, as a single part already is: the result keeps the slots
@@ -198,7 +220,7 @@ function aggregateResult (results, opts = {}) {
     finish = Math.max(finish, time(r.finish))
   }
 
-  const series = mergeSeries(raws, sampleInt)
+  const series = mergeSeries(raws, sampleInt, opts.fillGaps)
   const requestsHist = createCountHistogram()
   const throughputHist = createCountHistogram()
   for (const slot of series) {
@@ -313,7 +335,11 @@ function aggregateResult (results, opts = {}) {
   }
   // Which part of a sharded run this is, and the start time the shards
   // shared: what `autocannon merge` counts and checks.
-  if (opts.shard) result.shard = { index: opts.shard.index, count: opts.shard.count }
+  if (opts.shard) {
+    result.shard = { index: opts.shard.index, count: opts.shard.count }
+    // The whole run's load, for merge to hold the shards to (shard.js).
+    if (opts.shard.run) result.shard.run = JSON.parse(JSON.stringify(opts.shard.run))
+  }
   if (opts.startAt !== undefined) result.startAt = new Date(opts.startAt)
   return result
 }

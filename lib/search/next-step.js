@@ -43,6 +43,17 @@ function samplesRerunDuration (step, judgement, need, cap) {
   return Math.min(cap, Math.max(step.duration * 2, Math.ceil(wanted / perSecond)))
 }
 
+// A step rerun because a pN was within chance of its bound: four times
+// the requests (the interval about halves), at least twice as long. A
+// window stopped early measured less than its step: its own rate counts.
+function chanceRerunDuration (step, judgement, cap) {
+  const values = judgement.values || {}
+  const have = values.samples > 0 ? values.samples : 0
+  const seconds = values.duration > 0 ? values.duration : step.duration
+  const perSecond = have ? have / seconds : step.rate
+  return Math.min(cap, Math.max(step.duration * 2, Math.ceil(4 * Math.max(have, 1) / perSecond)))
+}
+
 // The first upper step after the low check passed at `lowRate`: the probe's
 // ceiling when it is above, else one growth up.
 function firstUpper (lowRate, cfg) {
@@ -114,6 +125,7 @@ module.exports = {
   durationFor,
   rerunCap,
   samplesRerunDuration,
+  chanceRerunDuration,
   firstUpper,
   grownUpper,
   boundOf,

@@ -20,7 +20,7 @@ function summaryOf (record) {
     samples: values.samples,
     duration: record.step.duration,
     kind: record.step.kind,
-    slos: (checks || []).filter((c) => c.kind !== 'achieved').map(({ name, value, ok, implied }) => ({ expression: name, value, ok, implied: !!implied }))
+    slos: (checks || []).filter((c) => c.kind !== 'achieved').map(({ name, value, ok, implied, interval }) => ({ expression: name, value, ok, implied: !!implied, ...(interval ? { interval } : {}) }))
   }
 }
 
@@ -29,6 +29,8 @@ function summaryOf (record) {
 function failedText (record) {
   const checks = (record.judgement.checks || []).filter((c) => c.ok === false)
   if (checks.length) return checks.map((c) => c.measured).join(', ')
+  const chance = (record.judgement.checks || []).filter((c) => c.uncertain)
+  if (chance.length) return chance.map((c) => `${c.measured}, within chance of its bound`).join(', ')
   return (record.judgement.reasons || []).join('; ') || record.judgement.verdict
 }
 
@@ -57,6 +59,12 @@ function sentence (out, cfg) {
   const arrivals = cfg.arrivals === 'poisson' ? ' of Poisson arrivals' : ''
   const sustains = (b) => `${rate(b.rate)} req/s${arrivals}${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
   const failed = out.failed ? `; ${rate(out.failed.rate)} req/s failed (${out.failed.reason})` : ''
+  const text = main(out, cfg, { at, sustains, failed })
+  // An answer resting on a failure that was chance says so.
+  return out.uncertain && text ? `${text} Uncertain: ${out.uncertain.text}.` : text
+}
+
+function main (out, cfg, { at, sustains, failed }) {
   const { best } = out
   switch (out.status) {
     case null:

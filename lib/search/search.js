@@ -17,7 +17,7 @@ const { judgeStep, samplesNeeded } = require('./step-judge')
 const { DEFAULTS, searchOptions } = require('./search-options')
 const { summaryOf, failedText, sentence } = require('./outcome-text')
 const {
-  plannedRequests, durationFor, rerunCap, samplesRerunDuration,
+  plannedRequests, durationFor, rerunCap, samplesRerunDuration, chanceRerunDuration,
   firstUpper, grownUpper, bisection, trustedBelow
 } = require('./next-step')
 
@@ -30,6 +30,7 @@ const {
  * @property {number} index position in the search's history
  * @property {boolean} [rerun] the same step again, longer: the last was inconclusive
  * @property {boolean} [lengthened] a rerun because the latency was still rising
+ * @property {boolean} [forChance] a rerun because a pN was within chance of its bound
  */
 
 /**
@@ -41,6 +42,9 @@ const {
  *   duration, kind, slos [{ expression, value, ok, implied }]
  * @property {{ rate: number, reason: string, summary: object }|null} failed lowest failing rate
  * @property {{ rate: number, reason: string }|null} generatorBound lowest generator-bound rate
+ * @property {object|null} uncertain the lowest failure was chance: a pN within chance of its
+ *   bound over the longest step allowed ({ expression, metric, limit, low, high, confidence,
+ *   samples, aboveShare, slowMs, restMs, step, text })
  * @property {[number|null, number|null]} bracket [best rate, lowest failing or generator-bound rate]
  * @property {number} steps steps recorded, reruns and confirmations included
  * @property {number} confirmations confirmation steps run
@@ -220,6 +224,18 @@ function createSearch (opts) {
       entry.note = step.lengthened
         ? `still rising over a ${step.duration} s step: taken as a fail`
         : `rising over a ${step.duration} s step (the longest allowed): taken as a fail`
+    } else if (entry.verdict === 'inconclusive' && judgement.uncertain && !judgement.needSamples) {
+      // pN within chance of its bound: once more, with four times the
+      // requests (the interval about halves); still within chance, the
+      // rate is not shown to hold, and the outcome says it was chance.
+      const cap = rerunCap(step, cfg)
+      if (!step.forChance && step.duration < cap) {
+        state.rerun = { ...step, duration: chanceRerunDuration(step, judgement, cap), index: state.history.length, rerun: true, forChance: true }
+        if (wasGuess) guessSteps.add(state.rerun)
+        return
+      }
+      entry.verdict = 'fail'
+      entry.note = `${judgement.uncertain.metric} still within chance of its bound over a ${step.duration} s step: taken as a fail`
     } else if (entry.verdict === 'inconclusive') {
       const cap = rerunCap(step, cfg)
       if (step.duration < cap) {
@@ -327,6 +343,8 @@ function createSearch (opts) {
     const failed = state.failed
       ? { rate: state.failed.step.rate, reason: failedText(state.failed), summary: summaryOf(state.failed) }
       : null
+    // The answer rests on a failure that was chance.
+    const chance = state.failed && state.failed.verdict === 'fail' ? state.failed.judgement.uncertain || null : null
     const generatorBound = state.bound
       ? { rate: state.bound.step.rate, reason: state.bound.judgement.reasons[0] || 'generator saturated' }
       : null
@@ -336,6 +354,7 @@ function createSearch (opts) {
       best,
       failed,
       generatorBound,
+      uncertain: chance,
       bracket: [best ? best.rate : null, hi ? hi.step.rate : null],
       steps: state.history.length,
       confirmations: state.history.filter((h) => h.step.kind === 'confirm').length,

@@ -14,6 +14,7 @@ const { evaluateThresholds } = require('../results/thresholds')
 const { decode, countAbove } = require('../results/histogram')
 const { rate, thousands, msBrief, percent } = require('../core/format')
 const { trend } = require('./trend')
+const { percentileInterval } = require('../stats/quantile-interval')
 
 const JUDGE_DEFAULTS = Object.freeze({
   minTailSamples: 10,
@@ -34,8 +35,21 @@ const JUDGE_DEFAULTS = Object.freeze({
   // call any rate sustained. Without a non2xx SLO, 5xx responses are
   // bounded like errors. 3xx and 4xx are not: benchmarking a redirect or
   // a 404 page is legitimate.
-  implied5xxPercent: 1
+  implied5xxPercent: 1,
+  // A pN bound is judged on pN's confidence interval from the step's own
+  // sample (order statistics, quantile-interval.js): a step whose
+  // interval holds values on both sides of the bound is chance, not yet a
+  // verdict. 99.9%: on a server whose pN sits exactly at its bound, about
+  // 1 step in 1,000 looks clear of it by luck, so repeated searches give
+  // the same answer; a p99 from 1,100 responses is still bounded above (by
+  // the second slowest).
+  confidence: 0.999
 })
+
+// A chance verdict whose interval spans this factor or more: the
+// latency distribution has a step there (a slow few, a fast rest), and
+// no step length makes pN settle on one side.
+const STEP_RATIO = 3
 
 // Achieved may fall short of the target by this much, or by 2 requests over
 // the step (a step boundary can cut a send on either side), whichever is
@@ -83,7 +97,9 @@ function isUpperBound (slo) {
 // count), not MLPerf's binomial claim that the true p99 is within the
 // bound at 99% confidence: that one needs no over-bound request in 459,
 // or few in thousands, and reports a lower rate for the same server. The
-// confirmation step, at twice the length, is our guard against luck.
+// confirmation step, at twice the length, is our guard against luck, and
+// so is pN's two-sided interval (JUDGE_DEFAULTS.confidence): a step whose
+// pN is within chance of its bound is measured again, longer.
 function requiredSamples (percentile, minTailSamples = JUDGE_DEFAULTS.minTailSamples) {
   if (!(percentile < 100)) return Infinity
   // Rounded before ceil: 10 / (1 - 0.99) is 1000.0000000000009 in floats.
@@ -144,7 +160,8 @@ function judgeStep (result, opts = {}) {
     slos = [],
     minTailSamples = JUDGE_DEFAULTS.minTailSamples,
     maxGeneratorCpu = JUDGE_DEFAULTS.maxGeneratorCpu,
-    maxLoopDelay = JUDGE_DEFAULTS.maxLoopDelay
+    maxLoopDelay = JUDGE_DEFAULTS.maxLoopDelay,
+    confidence = JUDGE_DEFAULTS.confidence
   } = opts
   const target = opts.target !== undefined ? opts.target : (result.rate ? result.rate.target : undefined)
   if (!(target > 0)) throw new TypeError('judgeStep needs the step\'s target rate')
@@ -205,6 +222,7 @@ function judgeStep (result, opts = {}) {
   let needSamples = 0
   // Upper latency SLOs and their values: what a rising latency would break.
   const bounds = []
+  let uncertain = null
   list.forEach((slo, i) => {
     const e = evaluated[i]
     if (slo.kind === 'latency' && isUpperBound(slo) && typeof e.value === 'number') bounds.push({ slo, value: e.value })
@@ -224,6 +242,15 @@ function judgeStep (result, opts = {}) {
           needSamples = Math.max(needSamples, need)
           entry.reason = `${slo.metric} from ${thousands(samples, 3)} requests: ` +
             `${thousands(need, 3)} needed for ${minTailSamples} above ${slo.metric}`
+        }
+      }
+      if (entry.ok !== null && histogram && histogram.totalCount > 0) {
+        entry.interval = intervalOf(histogram, slo, confidence)
+        if (straddles(slo, entry.interval)) {
+          entry.ok = null
+          entry.uncertain = chanceOf(histogram, slo, entry.interval, confidence)
+          entry.reason = entry.uncertain.text
+          if (uncertain === null) uncertain = entry.uncertain
         }
       }
     }
@@ -272,8 +299,67 @@ function judgeStep (result, opts = {}) {
     values,
     checks,
     needSamples: verdict === 'inconclusive' ? needSamples : 0,
+    // A pN whose interval straddles its bound: to be measured longer, or
+    // judged as chance (search.js). Null when every bound was clear.
+    uncertain: verdict === 'inconclusive' ? uncertain : null,
     // The step is to be run longer, or to fail if it already was.
     rising: verdict === 'inconclusive' && rising !== null && rising.ok === null
+  }
+}
+
+// pN's interval in ms: the values of the order statistics that bound it
+// (the histogram holds µs).
+function intervalOf (histogram, slo, confidence) {
+  const { low, high } = percentileInterval(histogram, slo.percentile, confidence)
+  return { low: Math.round(low) / 1000, high: high === Infinity ? null : Math.round(high) / 1000, confidence }
+}
+
+function holds (slo, value) {
+  return slo.operator === '<' ? value < slo.limit : value <= slo.limit
+}
+
+// Values on both sides of the bound: the pN measured is chance.
+function straddles (slo, interval) {
+  return holds(slo, interval.low) && (interval.high === null || !holds(slo, interval.high))
+}
+
+// "2–80", or "49.9–50.1" where the brief form would not tell them apart.
+function rangeText (low, high) {
+  if (high === null) return `${msBrief(low)}–∞`
+  if (msBrief(low) !== msBrief(high)) return `${msBrief(low)}–${msBrief(high)}`
+  const digits = (v) => String(Number(v.toPrecision(4)))
+  return `${digits(low)}–${digits(high)}`
+}
+
+// What a chance verdict says of the step: the share of responses beyond
+// the bound and how slow they are, and the interval it leaves pN in.
+function chanceOf (histogram, slo, interval, confidence) {
+  const n = histogram.totalCount
+  const above = countAbove(histogram, slo.limit)
+  const at = (rank) => Math.round(histogram.getValueAtPercentile(Math.max(1, rank) / n * 100)) / 1000
+  // The median of the responses beyond the bound, and the slowest below it.
+  const slowMs = above > 0 ? at(n - Math.floor((above - 1) / 2)) : null
+  const restMs = above < n ? at(n - above) : null
+  const step = above > 0 && (interval.high === null || interval.high >= STEP_RATIO * Math.max(interval.low, 0.001))
+  const level = `${+(confidence * 100).toPrecision(3)}% confidence`
+  const range = `${slo.metric} ${rangeText(interval.low, interval.high)} ms at ${level} over ${thousands(n, 3)} requests`
+  const text = step
+    ? `${slo.metric} sits on a step of the latency distribution: ${percent(above / n)} of responses take ~${msBrief(slowMs)} ms` +
+      `${restMs !== null ? `, the rest ${msBrief(restMs)} ms or less` : ''}, so whether ${sloText(slo)} holds is chance (${range})`
+    : `${slo.metric} is within chance of ${msBrief(slo.limit)} ms (${range})`
+  return {
+    expression: slo.expression,
+    metric: slo.metric,
+    limit: slo.limit,
+    low: interval.low,
+    high: interval.high,
+    confidence,
+    samples: n,
+    aboveShare: above / n,
+    slowMs,
+    restMs,
+    step,
+    text
   }
 }
 

@@ -1,7 +1,7 @@
 'use strict'
 
 // The transport is chosen once per target: plain TCP (or a Unix socket)
-// reading into one shared buffer, or TLS, directly or through a proxy.
+// or TLS, directly or through a proxy, reading into one shared buffer.
 // Either way the connection (connection.js) is told of its 'connect'
 // moment and handed what is read, as onData(buf, start, end).
 
@@ -12,13 +12,17 @@ const net = require('net')
 // synchronously, and hooks that keep body bytes copy them.
 const READ_BUFFER = Buffer.allocUnsafe(256 * 1024)
 
-function plain (target, connection) {
-  const onread = {
+function reader (connection) {
+  return {
     buffer: READ_BUFFER,
     callback (nread, buf) {
       connection.onData(buf, 0, nread)
     }
   }
+}
+
+function plain (target, connection) {
+  const onread = reader(connection)
   const socket = target.socketPath
     ? net.connect({ path: target.socketPath, onread })
     : net.connect({ host: target.hostname, port: target.port, onread, noDelay: true })
@@ -36,12 +40,12 @@ function marks (socket, connection) {
 function secure (target, connection, tlsConfig) {
   const tls = require('tls')
   const options = {
-    // Benchmarks usually run against self-signed certificates; like
-    // autocannon we don't verify unless tlsOptions asks for it.
-    rejectUnauthorized: false,
     ...tlsConfig.options,
     servername: tlsConfig.servername,
-    session: tlsConfig.session
+    session: tlsConfig.session,
+    // Decrypted bytes land in the shared buffer too, rather than in a new
+    // Buffer per TLS record read.
+    onread: reader(connection)
   }
   if (target.socketPath) options.path = target.socketPath
   else {
@@ -57,8 +61,25 @@ function secure (target, connection, tlsConfig) {
   // Resuming the session makes reconnects (reconnectRate, Connection:
   // close) cost one round trip instead of a full handshake.
   socket.on('session', (session) => { tlsConfig.session = session })
-  socket.on('data', (buf) => connection.onData(buf, 0, buf.length))
   return socket
+}
+
+// The tls.connect options of every connection to one target.
+function tlsOptions (target, given = {}) {
+  return {
+    // Benchmarks usually run against self-signed certificates; like
+    // autocannon we don't verify unless tlsOptions asks for it.
+    rejectUnauthorized: false,
+    ...given,
+    // HTTP/2 over TLS is asked for in the handshake (ALPN), by the name
+    // the config gave the target's protocol; the server's answer is
+    // checked once before the run (lib/http2/alpn-check.js).
+    ...(target.protocol === 'h2' ? { ALPNProtocols: [target.protocol] } : {}),
+    // One OpenSSL context for all of the target's connections, made from
+    // the same options: tls.connect would otherwise build one per
+    // connection, a fifth of the CPU of a handshake-per-request run.
+    secureContext: given.secureContext || require('tls').createSecureContext(given)
+  }
 }
 
 // Returns connect(connection) for one target. Through a proxy (target.proxy,
@@ -73,10 +94,7 @@ function transportFor (target, config) {
     return (connection) => plain(to, connection)
   }
   const tlsConfig = {
-    // HTTP/2 over TLS is asked for in the handshake (ALPN), by the name
-    // the config gave the target's protocol; the server's answer is
-    // checked once before the run (lib/http2/alpn-check.js).
-    options: target.protocol === 'h2' ? { ...config.tlsOptions, ALPNProtocols: [target.protocol] } : config.tlsOptions || {},
+    options: tlsOptions(target, config.tlsOptions),
     servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
     session: undefined
   }

@@ -75,7 +75,6 @@ function tunnelTransport (target, proxy, tlsConfig) {
     const start = () => {
       const socket = tls.connect({
         // As for a direct https target (see transport.js).
-        rejectUnauthorized: false,
         ...tlsConfig.options,
         servername: tlsConfig.servername,
         session: tlsConfig.session,

@@ -228,6 +228,17 @@ t.test('TLS files are checked before the run (not by parseArguments): the error 
     t.notOk(err.message.includes('\n'), 'one line')
   }
   t.doesNotThrow(() => checkTlsFiles(parse(['--cert', cert, '--key', key, '--ca', file('ca.crt', pki.ca), 'https://127.0.0.1:3000/'])), 'good files pass')
+  // Half a pair: read by parseArguments as autocannon's reads it, refused
+  // by the CLI's check before the files are looked into.
+  for (const [flag, other, why] of [['--cert', '--key', 'is a client certificate, which is sent with its private key'], ['--key', '--cert', 'is the private key of a client certificate']]) {
+    const opts = parse([flag, garbage, 'https://127.0.0.1:3000/'])
+    t.ok(opts.tlsOptions[flag.slice(2)], `parseArguments reads ${flag} alone`)
+    t.match((() => { try { checkTlsFiles(opts) } catch (e) { return e } })(), {
+      code: 'AC_INVALID_OPTION',
+      option: flag.slice(2),
+      detail: `"${garbage}" ${why}: give ${other} with it`
+    }, `${flag} alone is refused, naming ${other}`)
+  }
 })
 
 t.test('bad input: one-line errors', async (t) => {

@@ -178,6 +178,13 @@ const REFUSED = [
   [{ url, requests: [{ headers: 'x' }] }, 'requests[0].headers', 'invalid option "requests[0].headers": "x" must be an object of header names to values', '"x" must be an object of header names to values'],
   [{ url, requests: [{ body: 5 }] }, 'requests[0].body', 'body must be either a string or a buffer', '5 must be a string or a Buffer'],
   [{ url, requests: [{ method: 5 }] }, 'requests[0].method', 'invalid option "requests[0].method": 5 must be a string', '5 must be a string'],
+  [{ url, requests: [{ method: 'GE T' }] }, 'requests[0].method', 'invalid option "requests[0].method": "GE T" must be an HTTP method such as GET or POST', '"GE T" must be an HTTP method such as GET or POST'],
+  [{ url, headers: { 'x-a': 'b\r\nx-b: c' } }, 'headers', 'invalid option "headers": "x-a" header value must not contain CR, LF or other control characters', '"x-a" header value must not contain CR, LF or other control characters'],
+  [{ url, headers: { 'x-a': ['ok', 'b\n'] } }, 'headers', 'invalid option "headers": "x-a" header value must not contain CR, LF or other control characters', '"x-a" header value must not contain CR, LF or other control characters'],
+  [{ url, headers: { x: { a: 1 } } }, 'headers', 'invalid option "headers": "x" header value must be a string (or a number), not an object, which would be sent as [object Object]', '"x" header value must be a string (or a number), not an object, which would be sent as [object Object]'],
+  [{ url, headers: { x: () => 1 } }, 'headers', 'invalid option "headers": "x" header value must be a string (or a number), not a function', '"x" header value must be a string (or a number), not a function'],
+  [{ url, headers: { 'bad name': 'v' } }, 'headers', 'invalid option "headers": "bad name" is not a valid header name (an HTTP token: letters, digits and !#$%&\'*+-.^_`|~)', '"bad name" is not a valid header name (an HTTP token: letters, digits and !#$%&\'*+-.^_`|~)'],
+  [{ url, requests: [{ headers: { authorization: 'Bearer s3cret\r\n' } }] }, 'requests[0].headers', 'invalid option "requests[0].headers": "authorization" header value must not contain CR, LF or other control characters', '"authorization" header value must not contain CR, LF or other control characters'],
   [{ url, requests: [{ path: 5 }] }, 'requests[0].path', 'invalid option "requests[0].path": 5 must be a string', '5 must be a string'],
   [{ url, setupClient: 5 }, 'setupClient', 'Invalid option setupClient, please provide a function (or file path when in workers mode)', '5 must be a function (or a file path)'],
   [{ url, workers: 2, connections: 2, verifyBody: () => true }, 'verifyBody', 'Invalid option verifyBody, please provide a function (or file path when in workers mode)', 'a function must be an absolute file path when workers are used (functions cannot be sent to a worker)'],
@@ -310,8 +317,18 @@ t.test('too many shards, bad shards', async (t) => {
   for (const bad of [{ index: 4, count: 4 }, { index: -1, count: 4 }, { index: 0, count: 0 }, { index: 1.5, count: 4 }, '1/0', 'auto/4', 'x', 3]) {
     t.throws(() => buildConfig({ url, shard: bad }), { code: 'AC_INVALID_OPTION', option: 'shard', message: /0-based/ }, JSON.stringify(bad))
   }
-  t.same(buildConfig({ url, shard: '2/4' }).shard, { index: 2, count: 4 }, '"I/N" in the library too')
-  t.same(buildConfig({ url, shard: { index: '1', count: '4' } }).shard, { index: 1, count: 4 })
+  t.match(buildConfig({ url, shard: '2/4' }).shard, { index: 2, count: 4 }, '"I/N" in the library too')
+  t.match(buildConfig({ url, shard: { index: '1', count: '4' } }).shard, { index: 1, count: 4 })
+})
+
+t.test('a shard records the whole run\'s load, for merge to hold the shards to', async (t) => {
+  const config = buildConfig({ url, connections: 10, amount: 100, maxOverallRequests: 50, overallRate: 300, shard: '1/3' })
+  t.same([config.connections, config.amount, config.overallRate], [3, 33, 100], 'the shard sends its part')
+  t.same(config.shard.run, { connections: 10, amount: 100, maxOverallRequests: 50, overallRate: 300, connectionRate: 0, duration: 10, stages: null, connectionStages: null }, 'and records the whole')
+  const staged = buildConfig({ url, stages: '2s:100,3s:0', shard: '0/2' }).shard.run
+  t.same([staged.duration, staged.stages], [5, [{ duration: 2, rate: 100 }, { duration: 3, rate: 0 }]], 'stages at the whole run\'s rates')
+  const ramp = buildConfig({ url, connectionStages: '1s:4,1s:8', connectionRate: 0, shard: '0/2' }).shard.run
+  t.same([ramp.connections, ramp.connectionStages], [8, [{ duration: 1, connections: 4 }, { duration: 1, connections: 8 }]])
 })
 
 t.test('a shard\'s message, word for word', async (t) => {

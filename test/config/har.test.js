@@ -109,15 +109,19 @@ t.test('what is not a HAR: autocannon\'s reason, entry by entry', async (t) => {
     [harOf({ request: { ...ok, headers: 'nope' } }), 'invalid headers array in entry #1'],
     [harOf({ request: ok }, { request: { ...ok, headers: [{ name: 'a', value: 'b' }, { name: 'c' }] } }), 'invalid name or value in header #2 of entry #2'],
     [harOf({ request: { ...ok, method: '' } }), 'entry #1 has no "method"'],
-    [harOf({ request: { ...ok, url: '/relative' } }), 'entry #1 has an invalid "url": "/relative"']
+    [harOf({ request: { ...ok, url: '/relative' } }), 'entry #1 has an invalid "url": "/relative"'],
+    // Found here, before the run, not when the request is first encoded.
+    [harOf({ request: { ...ok, method: 'GE T' } }), 'entry #1 has an invalid "method": "GE T" is not an HTTP method such as GET or POST'],
+    [harOf({ request: { ...ok, headers: [{ name: 'x-a', value: 'b\r\nx-b: c' }] } }), 'header #1 of entry #1: "x-a" header value must not contain CR, LF or other control characters'],
+    [harOf({ request: ok }, { request: { ...ok, headers: [{ name: 'a', value: 'b' }, { name: 'bad name', value: 'v' }] } }), /^header #2 of entry #2: "bad name" is not a valid header name/]
   ]
   for (const [har, reason] of cases) {
     t.throws(() => harEntries(har), { message: reason }, `harEntries: ${reason}`)
     t.match(thrown(() => requestsOf(har)), {
       code: 'AC_INVALID_OPTION',
       option: 'har',
-      message: `Could not parse HAR content: ${reason}`,
-      detail: `"(HAR content)" is not a HAR: ${reason}`
+      message: typeof reason === 'string' ? `Could not parse HAR content: ${reason}` : /^Could not parse HAR content: header #2/,
+      detail: typeof reason === 'string' ? `"(HAR content)" is not a HAR: ${reason}` : /^"\(HAR content\)" is not a HAR: header #2/
     }, `requestsByOrigin: ${reason}`)
   }
   const file = path.join(tempDir(t), 'empty.har')

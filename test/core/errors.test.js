@@ -77,6 +77,8 @@ t.test('causeOf: by registered code, parser code, syscall, or when it happened',
     [sys('EPIPE', undefined), true, 'write'],
     [sys('ECONNRESET', 'writev'), true, 'write'],
     [new errors.ResponseParseError('HPE_INVALID_CONSTANT', 'x'), true, 'parse'],
+    // Cut short by the close: the bytes that came parsed, the rest never came.
+    [new errors.ResponseParseError('HPE_INCOMPLETE', 'x'), true, 'read'],
     [new errors.ResponseParseError('AC_SOCKET_HANG_UP', 'x'), true, 'read'],
     [new errors.RequestTimeoutError(1), true, 'timeout'],
     [new errors.RequestTimeoutError(1, true), false, 'timeout'],

@@ -5,7 +5,7 @@
 // hold requests to.
 
 const t = require('tap')
-const { isToken, isValidHeaderValue } = require('../../lib/core/http-syntax')
+const { isToken, isValidHeaderValue, headerProblem } = require('../../lib/core/http-syntax')
 
 // A test name safe for TAP output (no raw line or paragraph separators).
 const show = (s) => JSON.stringify(s).replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
@@ -50,4 +50,20 @@ t.test('isValidHeaderValue: visible characters, SP, HTAB and anything beyond ASC
   for (const s of ['\u0100', '\u010a', '\u2028', '日本', '😀', '\ud800']) {
     t.equal(isValidHeaderValue(s), true, show(s))
   }
+})
+
+t.test('headerProblem: what autocannon would send as text passes; what would inject or read [object Object] does not', async (t) => {
+  for (const value of ['v', '', 5, 0, false, 10n, new URL('http://a.test/'), new Date(0), ['a', 2], null, undefined, 'tab\there', 'ünïcode']) {
+    t.equal(headerProblem('x-ok', value), null, `${typeof value}: ${String(value)}`)
+  }
+  t.equal(headerProblem('bad name', 'v'), 'is not a valid header name (an HTTP token: letters, digits and !#$%&\'*+-.^_`|~)')
+  t.equal(headerProblem('bad name', undefined), null, 'a name without a value sends nothing')
+  for (const value of ['a\r\nb: c', 'a\n', 'a\u0000', ['ok', 'a\rb']]) {
+    t.equal(headerProblem('x', value), 'header value must not contain CR, LF or other control characters', JSON.stringify(value))
+  }
+  t.equal(headerProblem('x', { a: 1 }), 'header value must be a string (or a number), not an object, which would be sent as [object Object]')
+  t.equal(headerProblem('x', ['a', { [Symbol.toStringTag]: 'Thing' }]), 'header value must be a string (or a number), not an object, which would be sent as [object Thing]')
+  t.equal(headerProblem('x', Object.create(null)), 'header value must be a string (or a number), not an object without a text')
+  t.equal(headerProblem('x', () => 'v'), 'header value must be a string (or a number), not a function')
+  t.equal(headerProblem('x', Symbol('s')), 'header value must be a string (or a number), not a symbol')
 })

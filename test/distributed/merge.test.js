@@ -119,3 +119,43 @@ t.test('timings: phase histograms added, each interval\'s means weighted by its 
   t.equal(mergeResults([old]).timings, undefined, 'results saved before phases were timed: none')
   t.equal(mergeResults([old, b]).timings.ttfb.totalCount, 2, 'with one that has them: its own')
 })
+
+// A saved shard of 2 s at 10 req/s, with the run it says it is part of.
+function shardOf (index, count, run, extra = {}) {
+  const start = Date.UTC(2030, 0, 1)
+  const series = [1, 2].map((k) => [start + k * 1000, 10, 1000, 0, encode(createLatencyHistogram())])
+  const latencies = createLatencyHistogram()
+  latencies.recordValueWithCount(1000, 20)
+  const result = aggregateResult([{ latencies, series, totalCompletedRequests: 20, totalRequests: 20, duration: 2, start: new Date(start), finish: new Date(start + 2000) }],
+    { url: 'http://svc.test/', connections: 1, shard: { index, count, run }, ...extra })
+  return JSON.parse(JSON.stringify(result))
+}
+
+const RUN = { connections: 8, amount: 0, maxOverallRequests: 0, overallRate: 0, connectionRate: 0, duration: 5, stages: null, connectionStages: null }
+
+t.test('what differs is named by its flag, each value with the results that had it', async (t) => {
+  const staged = { ...RUN, stages: [{ duration: 2, rate: 100 }, { duration: 3, rate: 0 }] }
+  const six = [0, 1, 2, 3, 4].map((i) => shardOf(i, 6, RUN)).concat(shardOf(5, 6, staged))
+  t.throws(() => mergeResults(six), {
+    code: 'AC_DIFFERENT_RUNS',
+    message: 'The results are not of one run: --stages none (shard 0, shard 1, shard 2, 2 more) vs 2:100,3:0 (shard 5): merge the shards of one run (or add --force to merge them anyway)'
+  })
+  const forced = mergeResults(six, { force: true })
+  t.same(forced.merge.differences, [{ option: 'stages', flag: '--stages', values: [{ value: null, results: ['shard 0', 'shard 1', 'shard 2', 'shard 3', 'shard 4'] }, { value: staged.stages, results: ['shard 5'] }] }])
+  t.equal(forced.requests.total, 120, 'merged all the same')
+
+  // Plain results (no --shard): held to the target and protocol, named by
+  // their place in the list.
+  const a = shardOf(0, 1, RUN)
+  const b = { ...shardOf(0, 1, RUN), url: 'http://other.test/' }
+  delete a.shard
+  delete b.shard
+  t.throws(() => mergeResults([a, b]), { message: /the target http:\/\/svc\.test\/ \(result 1\) vs http:\/\/other\.test\/ \(result 2\)/ })
+  t.same(mergeResults([a, b], { force: true }).url, ['http://svc.test/', 'http://other.test/'])
+  t.equal(mergeResults([a, { ...a }]).merge.differences.length, 0, 'the same target twice: one run')
+
+  // Saved before shards recorded their run: held to the rest.
+  const old = shardOf(1, 2, undefined)
+  t.equal(old.shard.run, undefined)
+  t.same(mergeResults([shardOf(0, 2, RUN), old]).merge.differences, [])
+})

@@ -5,8 +5,12 @@
 // without pipelining, or the ratio to it means nothing.
 
 const t = require('tap')
+const fs = require('fs')
 const http = require('http')
+const https = require('https')
+const os = require('os')
 const path = require('path')
+const { makePki } = require('../helpers/pki')
 const { execFile } = require('child_process')
 
 const FLOOR = path.join(__dirname, '..', '..', 'bench', 'net-floor-client.js')
@@ -20,17 +24,32 @@ function run (args) {
   })
 }
 
-for (const pipelining of [1, 10]) {
-  t.test(`counts the responses it read, -p ${pipelining}`, async (t) => {
+let pki
+function tlsKeys () {
+  if (!pki) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-floor-pki-'))
+    t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+    pki = makePki(dir)
+  }
+  return pki.server
+}
+
+// Over TLS the same client on node:tls sockets: Node's floor for HTTPS.
+for (const [scheme, pipelining] of [['http', 1], ['http', 10], ['https', 1], ['https', 10]]) {
+  t.test(`counts the responses it read, ${scheme}, -p ${pipelining}`, async (t) => {
     let received = 0
-    const server = http.createServer((req, res) => {
+    const answer = (req, res) => {
       received++
       res.end('Hello, world!\n')
-    })
+    }
+    const server = scheme === 'https' ? https.createServer(tlsKeys(), answer) : http.createServer(answer)
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
     t.teardown(() => server.close())
+    let secure = 0
+    server.on('secureConnection', () => secure++)
     const connections = 4
-    const result = await run([`http://127.0.0.1:${server.address().port}/`, String(connections), String(pipelining), '1'])
+    const result = await run([`${scheme}://127.0.0.1:${server.address().port}/`, String(connections), String(pipelining), '1'])
+    if (scheme === 'https') t.equal(secure, connections + 1, 'every connection was a TLS one')
     t.equal(result.errors, 0)
     t.ok(result.requests.total > 0, `${result.requests.total} responses`)
     t.equal(result.requests.total % pipelining, 0, 'whole batches only')

@@ -427,6 +427,11 @@ t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
   const dir = tmpdir(t)
   const url = 'http://127.0.0.1:9'
   const missing = path.join(dir, 'missing')
+  const har = (request) => JSON.stringify({ log: { entries: [{ request: { url: `${url}/`, headers: [], ...request } }] } })
+  const badHar = path.join(dir, 'bad-method.har')
+  fs.writeFileSync(badHar, har({ method: 'GE T' }))
+  const crlfHar = path.join(dir, 'crlf.har')
+  fs.writeFileSync(crlfHar, har({ method: 'GET', headers: [{ name: 'x-a', value: 'b\r\nx-b: c' }] }))
   // Each line starts as autocannon's: "Error: " and its message where it
   // has one (test/e2e/upstream-messages.test.js), our detail in brackets.
   const cases = [
@@ -438,6 +443,17 @@ t.test('bad input: exit code 1 and exactly one line on stderr', async (t) => {
     [['--har', missing, url], `Error: Failed to load HAR file content: ENOENT: no such file or directory, open '${missing}' (--har ${missing})`],
     [['--cert', missing, url], `Error: Failed to load cert file: ENOENT: no such file or directory, open '${missing}' (--cert ${missing})`],
     [['--key', missing, url], `Error: Failed to load key file: ENOENT: no such file or directory, open '${missing}' (--key ${missing})`],
+    // Half a client certificate's pair, before the file is checked.
+    [['--cert', badHar, url], `Error: Invalid value for --cert: "${badHar}" is a client certificate, which is sent with its private key: give --key with it`],
+    [['--key', badHar, url], `Error: Invalid value for --key: "${badHar}" is the private key of a client certificate: give --cert with it`],
+    // Found before the run (not at the first request), naming the flag.
+    [['-H', 'x-a=b\r\nx-b: c', url], 'Error: Invalid value for -H/--headers: "x-a" header value must not contain CR, LF or other control characters'],
+    [['-H', 'bad name: v', url], /^Error: Invalid value for -H\/--headers: "bad name" is not a valid header name/],
+    [['--har', badHar, url], `Error: Failed to load HAR file content: Could not parse HAR content: entry #1 has an invalid "method": "GE T" is not an HTTP method such as GET or POST (--har ${badHar})`],
+    [['--har', crlfHar, url], `Error: Failed to load HAR file content: Could not parse HAR content: header #1 of entry #1: "x-a" header value must not contain CR, LF or other control characters (--har ${crlfHar})`],
+    // A host that does not resolve, as wrk tells it: one line, no run.
+    [['-c', '2', 'ht!tp://nope'], /^Error: Cannot resolve host "ht!tp" of http:\/\/ht!tp\/\/nope \((ENOTFOUND|EAI_AGAIN)\): check the host name, or give an IP address\n$/],
+    [['-c', '2', '-d', '1', 'http://nonexistent.invalid:8080/'], /^Error: Cannot resolve host "nonexistent\.invalid" of http:\/\/nonexistent\.invalid:8080\/ \((ENOTFOUND|EAI_AGAIN)\)/],
     [['--ca', missing, url], `Error: Failed to load ca file: ENOENT: no such file or directory, open '${missing}' (--ca ${missing})`],
     [['-F', '{"field": ', url], /^Error: Invalid JSON or file where to get form data \(-F\/--form is not valid JSON: .+\)\n$/],
     [['http://bad host/'], 'Error: Invalid URL "http://bad host/"'],
@@ -495,4 +511,26 @@ t.test('no response at all: the summary, one line saying why, exit code 1', asyn
   t.equal(r.errors, 10)
   t.same(r.errorCodes, { ECONNREFUSED: 10 })
   t.match(j.stderr, /^no response from /)
+})
+
+t.test('a host name that resolves is only resolved: refused connections run and are counted, and the check opens none', async (t) => {
+  // A name of this machine's own that resolves to loopback (os.hostname()
+  // does on most machines; localhost itself is not looked up).
+  const name = os.hostname()
+  const address = await require('dns').promises.lookup(name).then((a) => a.address, () => null)
+  if (address === null || !/^127\.|^::1$/.test(address)) return t.skip(`${name} resolves to ${address}, not to loopback: no name to test with`)
+  const refused = await run(['-a', '6', '-c', '2', `http://${name}:${await closedPort()}/`])
+  t.equal(refused.code, 1, 'the run ran: no response, exit 1')
+  t.match(refused.stderr, /by code: ECONNREFUSED 6\n/, 'its refused connections counted, as autocannon counts them')
+  t.match(refused.stderr, /^Running 6 requests test @ /, 'after the header of a run that started')
+
+  let connections = 0
+  const server = http.createServer((req, res) => res.end('ok'))
+  server.on('connection', () => { connections++ })
+  await new Promise((resolve) => server.listen(0, address, resolve))
+  t.teardown(() => server.close())
+  const ok = await run(['-a', '20', '-c', '2', '-j', `http://${name}:${server.address().port}/`])
+  t.equal(ok.code, 0, ok.stderr)
+  t.equal(JSON.parse(ok.stdout).requests.total, 20)
+  t.equal(connections, 2, 'the server saw the run\'s 2 connections and no other: the name was resolved, not connected to')
 })

@@ -11,6 +11,9 @@ const path = require('path')
 const { fork } = require('child_process')
 const autocannon = require('../..')
 const { run } = require('../helpers/cli')
+const { watchOwnThread, starvedReason, describe } = require('../helpers/own-thread')
+const { renderHtml } = require('../../lib/output/html/report')
+const { escapeHtml } = require('../../lib/output/html/tables')
 
 function capacityServer (t, mode, value) {
   return new Promise((resolve, reject) => {
@@ -38,31 +41,32 @@ t.test('finds the capacity of a queue served at 1000 req/s, under p99 < 250 ms',
   const search = autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 250ms'], stepDuration: 2 })
   const steps = []
   search.on('step', (step) => steps.push(step))
+  const own = watchOwnThread(search)
   const out = await search
   const [s] = out.searches
   t.comment(s.sentence)
+  t.comment(`steps as this test saw its own thread: ${describe(own)}`)
   t.equal(s.connections, 20)
   t.equal(s.steps.length, steps.length, 'a step event for every step')
+  t.ok(steps.length >= 4 && steps.length <= 25, `${steps.length} steps`)
   for (const step of steps) {
     t.type(step.result.histograms.latency, 'string', `step ${step.target}: its histograms are kept`)
     t.ok(step.result.rate.target === step.target, 'each step\'s result is its own window')
   }
-  if (s.status === 'generator-bound') {
-    // A machine loaded by other test files can stall our own event loop:
-    // the honest answer is then that the generator was the limit, and the
-    // rate it reports must still be one the server sustained.
-    t.comment(`generator-bound on a loaded machine; the search's precision is not judged this time: ${s.sentence}`)
-    t.ok(s.best === null || s.best.rate <= C * 1.02, 'never above what the server can do')
-    t.match(s.sentence, /^Generator-bound at [\d,]+ req\/s: use more workers \(-w\)/)
-    return
-  }
+  // A machine loaded by other test files can starve our own event loop;
+  // the search then rightly says the generator was the limit. Believed
+  // only when this test's own measurements show it.
+  const starved = s.status === 'generator-bound' && starvedReason(own)
+  if (starved) return t.skip(`the machine starved the generator (${starved}): ${s.sentence}`)
   t.equal(s.status, 'found', s.sentence)
   // 5% on a quiet machine; on a loaded one the queue's own timers fall
   // behind and its real capacity is a little lower.
   t.ok(within(s.best.rate, C, 0.08), `best ${s.best.rate} req/s within 8% of ${C}`)
   t.ok(s.best.rate <= C * 1.02, 'never above what the server can do')
-  t.ok(s.failed && s.failed.rate > s.best.rate, `the lowest failing rate ${s.failed && s.failed.rate} is above it`)
-  t.ok(steps.length >= 4 && steps.length <= 25, `${steps.length} steps`)
+  if (!s.failed) return t.fail('a failure bounds it')
+  t.ok(s.failed.rate > s.best.rate, `the lowest failing rate ${s.failed.rate} is above it`)
+  const hi = Math.min(s.failed.rate, Math.max(s.best.rate + 1, Math.floor(s.failed.summary.achieved)))
+  t.ok(hi - s.best.rate <= 1 || (hi - s.best.rate) / s.best.rate < 0.02, `bracket ${s.best.rate}–${hi} req/s within the search's 2% precision`)
   t.ok(steps.some((x) => x.kind === 'confirm'), 'the answer was confirmed')
   t.match(s.sentence, /^Sustains [\d,]+ req\/s at 20 connections with p99 < 250 ms/)
 })
@@ -76,7 +80,10 @@ t.test('finds the rate above which a server answers 503', async (t) => {
   t.equal(s.status, 'found', s.sentence)
   t.ok(within(s.best.rate, R, 0.05), `best ${s.best.rate} req/s within 5% of ${R}`)
   // A step stopped early is one whose failure was settled, and says so.
-  for (const step of s.steps.filter((x) => x.settled)) {
+  // Steps well above R answer 503 to a share that settles in moments.
+  const settled = s.steps.filter((x) => x.settled)
+  t.ok(settled.length > 0, `${settled.length} steps settled early`)
+  for (const step of settled) {
     t.equal(step.verdict, 'fail', `${step.target} req/s, settled at ${step.settled.at} s`)
     const m = /^stopped at ([\d.]+) of (\d+) s: \d+ non2xx, [\d.]+% or more of the most it can end \([\d,]+\): non2xx < 1% can no longer hold$/.exec(step.reasons[0])
     t.ok(m, step.reasons[0])
@@ -87,17 +94,77 @@ t.test('finds the rate above which a server answers 503', async (t) => {
 t.test('Poisson arrivals: one seed for every step, named in the sentence', async (t) => {
   const C = 1000
   const url = await capacityServer(t, 'queue', C)
-  const out = await autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 250ms'], stepDuration: 2, arrivals: 'poisson' })
+  const search = autocannon.findMaxRate({ url, connections: 20, slos: ['p99 < 250ms'], stepDuration: 2, arrivals: 'poisson' })
+  const own = watchOwnThread(search)
+  const out = await search
   const [s] = out.searches
   t.comment(s.sentence)
   t.equal(out.arrivals, 'poisson')
   t.ok(Number.isInteger(out.seed), `a seed was chosen (${out.seed})`)
+  t.ok(s.steps.length >= 4, `${s.steps.length} steps`)
   for (const step of s.steps) {
     t.same([step.result.rate.arrivals, step.result.rate.seed], ['poisson', out.seed], `step ${step.target}: Poisson, the search's seed`)
   }
-  if (s.status === 'generator-bound') return t.comment(`generator-bound on a loaded machine: ${s.sentence}`)
+  const starved = s.status === 'generator-bound' && starvedReason(own)
+  if (starved) return t.skip(`the machine starved the generator (${starved}): ${s.sentence}`)
+  t.equal(s.status, 'found', `${s.sentence} (steps as this test saw its own thread: ${describe(own)})`)
   t.match(s.sentence, /^Sustains [\d,]+ req\/s of Poisson arrivals at 20 connections with p99 < 250 ms/)
+  // A Poisson plan's bursts queue sooner than even spacing does, and a
+  // loaded machine slows the queue's own timers: the answer is below C by
+  // an amount this test cannot know, never above it. What the search
+  // promises is its bracket: the lowest failure (its rate, or what the
+  // server achieved at it when it fell short) within the precision (2%)
+  // of the best pass.
   t.ok(s.best.rate <= C * 1.02, `best ${s.best.rate} req/s: never above what the server can do`)
+  if (!s.failed) return t.fail('a failure bounds it')
+  const hi = Math.min(s.failed.rate, Math.max(s.best.rate + 1, Math.floor(s.failed.summary.achieved)))
+  t.ok(hi - s.best.rate <= 1 || (hi - s.best.rate) / s.best.rate < 0.02, `bracket ${s.best.rate}–${hi} req/s within 2% (failed at ${s.failed.rate}, achieved ${s.failed.summary.achieved})`)
+})
+
+// A server whose responses take 80 ms for 1% of requests (by chance) and
+// 2 ms otherwise: its p99 sits on that step at every rate, so each
+// window's p99 is ~2–16 ms or ~80 ms by luck. Judged on p99's interval,
+// the low step is run again with four times the requests, is still
+// within chance, and fails: five searches, one answer, its chance said.
+t.test('a p99 on a step of the latency distribution: the same answer five times, and it says it is chance', async (t) => {
+  const url = await capacityServer(t, 'slow-share', 1)
+  const searches = []
+  for (let i = 0; i < 5; i++) {
+    const search = autocannon.findMaxRate({ url, connections: 20, slos: ['p99<50ms'], stepDuration: 2, probeDuration: 1 })
+    const own = watchOwnThread(search)
+    const out = await search
+    const [s] = out.searches
+    t.comment(`${s.sentence} (${describe(own)})`)
+    const starved = s.status === 'generator-bound' && starvedReason(own)
+    if (starved) return t.skip(`the machine starved the generator (${starved}): ${s.sentence}`)
+    searches.push({ out, s, ownLoopP99: Math.max(...own.map((x) => x.loopP99)) })
+  }
+  t.same(searches.map(({ s }) => s.status), new Array(5).fill('below-low'), 'no sustainable rate, five times of five')
+  // About once in a thousand the interval clears the bound by luck: the
+  // step then fails outright, its whole interval above 50 ms. More often
+  // than that only when the machine itself delays 1% of the fast answers
+  // past 50 ms, as this test's own loop shows.
+  const clear = searches.filter(({ s }) => s.uncertain === null)
+  if (clear.length > 1) {
+    const loop = Math.max(...clear.map((x) => x.ownLoopP99))
+    if (loop >= 10) return t.skip(`${clear.length} of 5 low steps failed clear of chance while this thread's loop delay p99 reached ${loop.toFixed(1)} ms`)
+    t.fail(`${clear.length} of 5 low steps failed clear of chance, this thread's loop delay p99 at most ${loop.toFixed(1)} ms`)
+  }
+  for (const { out, s } of searches) {
+    const last = s.steps[s.steps.length - 1]
+    const check = last.checks.find((c) => c.name === 'p99<50ms')
+    t.ok(check && check.interval, 'the step\'s p99 comes with its interval')
+    if (s.uncertain === null) {
+      t.ok(check.interval.low >= 50, `a clear failure: p99 ${check.interval.low}–${check.interval.high} ms`)
+      continue
+    }
+    t.ok(s.steps.length === 2 && s.steps[1].kind === 'low' && s.steps[1].result.duration > s.steps[0].result.duration,
+      `the low step was run again, longer (${s.steps.map((x) => x.result.duration).join(', ')} s)`)
+    t.match(s.sentence, /^Misses its SLOs even at the low rate, [\d,]+ req\/s at 20 connections \(p99 [\d.]+ ms, within chance of its bound\): no sustainable rate at this connection count\. Uncertain: p99 sits on a step of the latency distribution: [\d.]+% of responses take ~8\d ms, the rest [\d.]+ ms or less, so whether p99 < 50 ms holds is chance \(p99 [\d.]+–8\d ms at 99\.9% confidence over [\d,]+ requests\)\.$/)
+    t.ok(s.uncertain.aboveShare > 0.005 && s.uncertain.aboveShare < 0.015, `${(s.uncertain.aboveShare * 100).toFixed(2)}% of responses above 50 ms`)
+    const html = renderHtml([JSON.parse(JSON.stringify(out))])
+    t.ok(html.includes(escapeHtml(s.sentence)), 'the search page shows the sentence, chance and all')
+  }
 })
 
 // Workers answer a cut by message; stopped, they answer no more. A search

@@ -7,6 +7,7 @@
 // and the refusal of an https server that does not offer h2.
 
 const t = require('tap')
+const { watchOwnThread, starvedReason, describe } = require('../helpers/own-thread')
 const https = require('https')
 const autocannon = require('../..')
 const { makePki } = require('../helpers/pki')
@@ -287,12 +288,18 @@ t.test('--findMaxRate over HTTP/2 finds the rate above which the server answers 
     stream.respond({ ':status': ++served <= R ? 200 : 503 })
     stream.end('ok')
   })
-  const out = await autocannon.findMaxRate({ url: server.url, http2: true, connections: 4, slos: ['non2xx < 1%'], stepDuration: 1 })
+  const search = autocannon.findMaxRate({ url: server.url, http2: true, connections: 4, slos: ['non2xx < 1%'], stepDuration: 1 })
+  const own = watchOwnThread(search)
+  const out = await search
   const [s] = out.searches
   t.comment(s.sentence)
+  t.ok(s.steps.length >= 3, `${s.steps.length} steps`)
   for (const step of s.steps) t.equal(step.result.protocol, 'h2', `step at ${step.target} req/s spoke h2`)
-  if (s.status === 'generator-bound') return t.comment('generator-bound on a loaded machine: the rate is not judged')
-  t.equal(s.status, 'found', s.sentence)
+  // The server runs in this test's own thread: a starved thread is
+  // believed only on this test's own measurements.
+  const starved = s.status === 'generator-bound' && starvedReason(own)
+  if (starved) return t.skip(`the machine starved the generator (${starved}): ${s.sentence}`)
+  t.equal(s.status, 'found', `${s.sentence} (steps as this test saw its own thread: ${describe(own)})`)
   t.ok(s.best.rate <= R * 1.05 && s.best.rate >= R * 0.8, `best ${s.best.rate} req/s near ${R}`)
   t.ok(server.sessions >= 1 && server.sessions <= 8, `${server.sessions} HTTP/2 connections`)
   const { renderHtml } = require('../../lib/output/html/report')

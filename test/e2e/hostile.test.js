@@ -1,7 +1,7 @@
 'use strict'
 
 // The engine against hostile targets (test/helpers/hostile-servers.js): a
-// refused port, a name that does not resolve, servers that never answer,
+// refused port, servers that never answer,
 // reset, send garbage (or a banner before the request), endless headers,
 // endless 100 Continue, endless trailers, a body that never comes (huge
 // Content-Length, or until a close that never comes), a bad chunk size,
@@ -17,7 +17,8 @@
 // - a duration run ends at its duration (within a second).
 //
 // And the real command, against a few of them: its exit code, the one
-// `no response from` line, no stack trace, and the -j result's counts.
+// `no response from` line, no stack trace, and the -j result's counts. A
+// name that does not resolve is no run at all: refused before it starts.
 //
 // Runs are short and run concurrently, each on a server of its own, with
 // a time limit that fails the test instead of hanging it. Time limits are
@@ -56,21 +57,6 @@ const CONNECTIONS = 10
 //     its requests still in flight.
 const CASES = [
   { name: 'refused', url: () => refusedUrl(), codes: ['ECONNREFUSED'], exact: true, causes: ['connect'], responses: 'none', errors: 'always' },
-  {
-    name: 'unresolvable',
-    slow: true,
-    url: async () => UNRESOLVABLE_URL,
-    // The resolver here answers fast, but now and then holds a query for
-    // its 5 s timeout: that attempt is then a connect timeout (after 1 s).
-    codes: ['ENOTFOUND', 'EAI_AGAIN', 'AC_CONNECT_TIMEOUT'],
-    dominant: ['ENOTFOUND', 'EAI_AGAIN', 'AC_CONNECT_TIMEOUT'],
-    causes: ['connect', 'timeout'],
-    responses: 'none',
-    errors: 'always',
-    // Fewer lookups at once, and fewer in all.
-    connections: 2,
-    amount: 10
-  },
   { name: 'silent', slow: true, server: 'silent', codes: ['AC_TIMEOUT'], exact: true, causes: ['timeout'], responses: 'none', errors: 'always', received: true },
   { name: 'reset', server: 'reset', codes: ['ECONNRESET'], exact: true, causes: ['read'], responses: 'none', errors: 'always' },
   { name: 'garbage', server: 'garbage', codes: ['HPE_INVALID_CONSTANT'], exact: true, causes: ['parse'], responses: 'none', errors: 'always' },
@@ -497,4 +483,13 @@ t.test('CLI: exit code, the no-response line, no stack trace, -j counts', async 
       t.ok(r.errors > 0, `${label}: errors (${r.errors})`)
     }
   }
+})
+
+t.test('a name that does not resolve: refused before the run (AC_HOST_NOT_FOUND), no request sent', async (t) => {
+  let started = false
+  const instance = autocannon({ url: UNRESOLVABLE_URL, connections: 2, amount: 10 })
+  instance.on('start', () => { started = true })
+  const err = await instance.then(() => null, (e) => e)
+  t.match(err, { code: 'AC_HOST_NOT_FOUND', message: /^Cannot resolve host "nonexistent\.invalid" of http:\/\/nonexistent\.invalid\/ \((ENOTFOUND|EAI_AGAIN)\)/ })
+  t.equal(started, false, 'no run started')
 })

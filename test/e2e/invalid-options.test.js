@@ -47,6 +47,12 @@ const INVALID = [
   [{ url, workers: -1 }, 'workers', '-1'],
   [{ url, method: 'GE T' }, 'method', '"GE T"'],
   [{ url, headers: 'x' }, 'headers', '"x"'],
+  // Before the run, not at the first request; the value never shown.
+  [{ url, headers: { 'x-a': 'b\r\nx-b: c' } }, 'headers', '"x-a"', /header value must not contain CR, LF/],
+  [{ url, headers: { x: { a: 1 } } }, 'headers', '"x"', /not an object, which would be sent as \[object Object\]/],
+  [{ url, headers: { 'bad name': 'v' } }, 'headers', '"bad name"', /not a valid header name/],
+  [{ url, requests: [{ headers: { x: ['ok', {}] } }] }, 'requests[0].headers', '"x"', /\[object Object\]/],
+  [{ url, requests: [{ method: 'GE T' }] }, 'requests[0].method', '"GE T"', /an HTTP method/],
   [{ url, body: 5 }, 'body', '5'],
   [{ url, socketPath: '' }, 'socketPath', '""'],
   [{ url, expectBody: 5 }, 'expectBody', '5'],
@@ -122,4 +128,23 @@ t.test('numbers as strings, timestrings and a URL without a scheme are accepted'
     const result = await instance
     t.type(result, 'object', 'a result, stopped before it began')
   }
+})
+
+t.test('header values autocannon sends as text are accepted and sent so: numbers, booleans, URLs, lists', async (t) => {
+  const http = require('http')
+  const seen = []
+  const server = http.createServer((req, res) => {
+    seen.push(req.headers)
+    res.end('ok')
+  })
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => server.close())
+  const result = await autocannon({
+    url: `http://127.0.0.1:${server.address().port}/`,
+    connections: 1,
+    amount: 2,
+    headers: { 'x-n': 5, 'x-b': false, 'x-u': new URL('http://a.test/p'), 'x-l': ['a', 2], 'x-none': null }
+  })
+  t.equal(result['2xx'], 2)
+  t.same(seen.map((h) => [h['x-n'], h['x-b'], h['x-u'], h['x-l'], h['x-none']]), [0, 1].map(() => ['5', 'false', 'http://a.test/p', 'a, 2', undefined]))
 })

@@ -72,7 +72,9 @@ t.test('two shards of one run against one server', async (t) => {
     t.ok(Math.abs(atServer - merged.series.requests[i]) <= slack, `second ${i + 1}: ${merged.series.requests[i]} merged, ${atServer} at the server`)
   })
 
-  t.same(merged.merge, { results: 2, shards: 2, expected: 2, missing: [], duplicates: [], startSkewMs: merged.merge.startSkewMs, warnings: [] })
+  t.same(merged.merge, { results: 2, shards: 2, expected: 2, missing: [], duplicates: [], startSkewMs: merged.merge.startSkewMs, differences: [], warnings: [] })
+  t.same(results.map((r) => r.shard.run), [0, 1].map(() => ({ connections: 4, amount: 0, maxOverallRequests: 0, overallRate: 400, connectionRate: 0, duration: 3, stages: null, connectionStages: null })),
+    'each shard records the whole run\'s load')
   t.ok(merged.merge.startSkewMs >= 0 && merged.merge.startSkewMs < 1000, `start skew ${merged.merge.startSkewMs} ms`)
 })
 
@@ -159,8 +161,16 @@ t.test('missing, doubled and mismatched shards are told, not silent', async (t) 
 
   t.same(mergeResults(three, { expect: 4 }).merge.missing, [3], '--expect N: the count to hold them to')
   const other = shard(1, 4, 0, [10, 10], Date.UTC(2031, 0, 1))
-  const mixed = mergeResults([three[0], other])
-  t.same(mixed.merge.warnings.filter((w) => w.code === 'AC_SHARD_MISMATCH').length, 2, 'different shard counts and start times')
+  t.throws(() => mergeResults([three[0], other]), {
+    code: 'AC_DIFFERENT_RUNS',
+    message: 'The results are not of one run: the shard count 3 (shard 0) vs 4 (shard 1); --startAt 2030-01-01T00:00:00.000Z (shard 0) vs 2031-01-01T00:00:00.000Z (shard 1): merge the shards of one run (or add --force to merge them anyway)'
+  }, 'different shard counts and start times: refused')
+  const mixed = mergeResults([three[0], other], { force: true })
+  t.same(mixed.merge.warnings.filter((w) => w.code === 'AC_SHARD_MISMATCH').map((w) => w.message), [
+    'merged with --force, though the results differ in the shard count 3 (shard 0) vs 4 (shard 1): the sums mix different runs',
+    'merged with --force, though the results differ in --startAt 2030-01-01T00:00:00.000Z (shard 0) vs 2031-01-01T00:00:00.000Z (shard 1): the sums mix different runs'
+  ], 'with force: merged, one warning per difference')
+  t.same(mixed.merge.differences.map((d) => d.option), ['shards', 'startAt'])
 
   const coarse = shard(1, 3, 0, [10])
   coarse.series.interval = 500
@@ -238,6 +248,109 @@ t.test('Poisson shards of one seed: the merge says how they were spaced', async 
   t.same(results.map((r) => [r.rate.arrivals, r.rate.seed]), [['poisson', 42], ['poisson', 42]], 'each shard gives the run\'s seed')
   const merged = mergeResults(results)
   t.same([merged.rate.arrivals, merged.rate.seed], ['poisson', 42])
-  const mixed = mergeResults([results[0], saved(await autocannon({ url, connections: 2, duration: 1, overallRate: 100, shard: { index: 1, count: 2 } }))])
+  const mixed = mergeResults([results[0], saved(await autocannon({ url, connections: 2, duration: 1, overallRate: 200, shard: { index: 1, count: 2 } }))])
   t.same([mixed.rate.arrivals, mixed.rate.seed], ['mixed', undefined], 'no one spacing, no one seed, for shards spaced differently')
+})
+
+t.test('shards of different runs: refused in one line naming each difference, or merged with --force and a warning for each', async (t) => {
+  const url = await httpServer(t)
+  const dir = t.testdir({})
+  const a = path.join(dir, 'a.json')
+  const b = path.join(dir, 'b.json')
+  // Two shards of "one" run given different -c, -R and -d, started apart.
+  const first = run(['--shard', '0/2', '-c', '4', '-R', '200', '-d', '1', '--out', a, '-j', url])
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  const second = await run(['--shard', '1/2', '-c', '6', '-R', '100', '-d', '2', '--out', b, '-j', url])
+  t.equal((await first).code, 0, 'shard 0 ran')
+  t.equal(second.code, 0, 'shard 1 ran')
+
+  const refused = await run(['merge', a, b, '-j'])
+  t.equal(refused.code, 1, 'refused: exit 1')
+  t.equal(refused.stdout, '', 'no result')
+  t.equal(refused.stderr.trim().split('\n').length, 1, 'one line')
+  t.match(refused.stderr, /The results are not of one run: -c 4 \(shard 0\) vs 6 \(shard 1\); -R 200 \(shard 0\) vs 100 \(shard 1\); -d 1 \(shard 0\) vs 2 \(shard 1\): merge the shards of one run \(or add --force/)
+
+  const forced = await run(['merge', a, b, '-j', '--force'])
+  t.equal(forced.code, 0, forced.stderr)
+  const lines = forced.stderr.trim().split('\n')
+  t.match(lines[0], /^merged 2 of 2 shards, start skew \d+ ms$/)
+  t.same(lines.slice(1, 4), [
+    'autocannon: warning: merged with --force, though the results differ in -c 4 (shard 0) vs 6 (shard 1): the sums mix different runs',
+    'autocannon: warning: merged with --force, though the results differ in -R 200 (shard 0) vs 100 (shard 1): the sums mix different runs',
+    'autocannon: warning: merged with --force, though the results differ in -d 1 (shard 0) vs 2 (shard 1): the sums mix different runs'
+  ], 'a warning naming each difference')
+  const merged = JSON.parse(forced.stdout)
+  t.same(merged.merge.differences.map((d) => [d.flag, d.values.map((v) => v.value)]), [['-c', [4, 6]], ['-R', [200, 100]], ['-d', [1, 2]]])
+  t.equal(merged.connections, 2 + 3, 'each shard\'s part, summed')
+})
+
+t.test('a shard that started late: its missing seconds are in the series, and Req/Sec agrees with rate.achieved', async (t) => {
+  const { url, arrivals } = await countingServer(t)
+  const opts = { url, connections: 2, overallRate: 100, duration: 2 }
+  // No --startAt: the second shard starts 2.5 s after the first ended.
+  const early = saved(await autocannon({ ...opts, shard: { index: 0, count: 2 } }))
+  await new Promise((resolve) => setTimeout(resolve, 2500))
+  const late = saved(await autocannon({ ...opts, shard: { index: 1, count: 2 } }))
+  const merged = mergeResults([early, late])
+
+  const requests = merged.series.requests
+  const gap = []
+  requests.forEach((n, i) => { if (n === 0) gap.push(i) })
+  // The time no shard sent, from the shards' own start and finish, and
+  // the server's count of it.
+  const idle = late.start.getTime() - early.finish.getTime()
+  // (A request written as the first shard stopped may reach the server a
+  // few ms after: 100 ms either side are left out.)
+  const quiet = arrivals.filter((a) => a > early.finish.getTime() + 100 && a < late.start.getTime() - 100).length
+  t.equal(quiet, 0, `the server saw nothing in the ${idle} ms between the shards`)
+  t.ok(gap.length >= Math.floor(idle / 1000) && gap.length <= Math.ceil(idle / 1000) + 1,
+    `those seconds are in the series, as zeros: ${JSON.stringify(requests)} (${gap.length} empty for ${idle} ms idle)`)
+  t.ok(gap.every((i) => i > 0 && i < requests.length - 1), 'between the shards\' seconds')
+  t.equal(merged.samples, requests.length)
+  t.equal(sum(requests), sum(early.series.requests) + sum(late.series.requests), 'the zeros add nothing')
+  const achieved = merged.rate.achieved
+  t.ok(Math.abs(merged.requests.average - achieved) <= achieved * 0.15,
+    `Req/Sec average ${merged.requests.average} agrees with rate.achieved ${achieved} (responses over the ${merged.duration} s the run spanned)`)
+  t.equal(merged.requests.min, 0, 'the empty seconds count in Req/Sec')
+  const gapWarnings = merged.merge.warnings.filter((w) => w.code === 'AC_SHARD_GAP').map((w) => w.message)
+  t.match(gapWarnings, [
+    /^shard 0 ended \d+ s before the last: the series has those seconds without its load \(give every shard one --startAt\)$/,
+    /^shard 1 began \d+ s after the first: the series has those seconds without its load/
+  ], 'and warnings name the shards')
+  t.equal(gapWarnings.length, 2)
+})
+
+t.test('a shard with no response is a warning', async (t) => {
+  const empty = shard(1, 2, 0, [0, 0])
+  const merged = mergeResults([shard(0, 2, 0, [10, 10]), empty])
+  t.same(merged.merge.warnings, [{ code: 'AC_SHARD_EMPTY', message: 'shard 1 had no responses (1 errors: 1 read): the merged numbers lack its load' }])
+  t.same(merged.series.requests, [10, 10])
+  const dir = t.testdir({ 'a.json': JSON.stringify(shard(0, 2, 0, [10, 10])), 'b.json': JSON.stringify(empty) })
+  const out = await run(['merge', path.join(dir, 'a.json'), path.join(dir, 'b.json'), '-j'])
+  t.equal(out.code, 0)
+  t.equal(out.stderr, 'merged 2 of 2 shards, start skew 0 ms\nautocannon: warning: shard 1 had no responses (1 errors: 1 read): the merged numbers lack its load\n')
+})
+
+t.test('HTTP/1.1 and HTTP/2 shards: refused, or merged as mixed; HTTP/2 shards stay h2', async (t) => {
+  const http2 = require('http2')
+  const { makePki } = require('../helpers/pki')
+  const { listen } = require('../helpers/servers')
+  const pki = makePki(t.testdir({}))
+  // One server that speaks both, by ALPN.
+  const server = http2.createSecureServer({ ...pki.server, allowHTTP1: true }, (req, res) => res.end('hello'))
+  const url = (await listen(t, server)).replace('http:', 'https:')
+  const opts = { url, connections: 2, duration: 1, tlsOptions: { ca: pki.ca } }
+  const startAt = Date.now() + 1500
+  const [h1, h2, h2b] = (await Promise.all([
+    autocannon({ ...opts, shard: { index: 0, count: 2 }, startAt }),
+    autocannon({ ...opts, http2: true, shard: { index: 1, count: 2 }, startAt }),
+    autocannon({ ...opts, http2: true, shard: { index: 0, count: 2 }, startAt })
+  ])).map(saved)
+  t.same([h1.protocol, h2.protocol], [undefined, 'h2'], 'each shard spoke its own')
+  t.ok(h1.requests.total > 0 && h2.requests.total > 0)
+  t.throws(() => mergeResults([h1, h2]), { code: 'AC_DIFFERENT_RUNS', message: /the protocol http\/1\.1 \(shard 0\) vs h2 \(shard 1\)/ })
+  const mixed = mergeResults([h1, h2], { force: true })
+  t.equal(mixed.protocol, 'mixed', 'the merged protocol says mixed')
+  t.match(mixed.merge.warnings[0].message, /differ in the protocol http\/1\.1 \(shard 0\) vs h2 \(shard 1\)/)
+  t.equal(mergeResults([h2b, h2]).protocol, 'h2', 'shards that all spoke HTTP/2: h2')
 })

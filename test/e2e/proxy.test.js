@@ -111,6 +111,18 @@ t.test('http target: absolute-form requests through the proxy', async (t) => {
   t.ok(target.seen.every((r) => r.headers.host === `127.0.0.1:${target.port}`))
 })
 
+t.test('through a proxy the target\'s name is the proxy\'s to resolve: not looked up here; the proxy\'s own name is', async (t) => {
+  const proxy = await startProxy(t)
+  // .invalid never resolves (RFC 6761): the proxy fails each request, and
+  // the run counts what it answers.
+  const result = await autocannon({ url: 'http://target.invalid/x', proxy: proxy.url(), connections: 1, amount: 3 })
+  t.ok(proxy.seen.requests.length >= 1, `the run went to the proxy (${proxy.seen.requests.length} requests)`)
+  t.ok(proxy.seen.requests.every((u) => u === 'http://target.invalid/x'), 'for the target by name')
+  t.equal(result.requests.sent, 3)
+  const err = await autocannon({ url: 'http://127.0.0.1:1/', proxy: 'http://proxy.invalid:3128', connections: 1, amount: 1 }).catch((e) => e)
+  t.match(err, { code: 'AC_HOST_NOT_FOUND', message: /^Cannot resolve host "proxy\.invalid" of the proxy http:\/\/proxy\.invalid:3128 / })
+})
+
 t.test('https target: CONNECT, then TLS with SNI and the user\'s CA inside the tunnel', async (t) => {
   const proxy = await startProxy(t)
   const target = await httpsTarget(t)

@@ -100,7 +100,7 @@ t.test('the CLI says when it starts, and --out keeps the result', async (t) => {
   t.equal(out.code, 0, out.stderr)
   t.match(out.stderr, /shard 1 of 2 \(0-based\), starting at \S+Z \(in \d\.\d s\)/)
   const saved = JSON.parse(require('fs').readFileSync(file, 'utf8'))
-  t.same(saved.shard, { index: 1, count: 2 })
+  t.match(saved.shard, { index: 1, count: 2 })
   t.equal(saved.connections, 1, 'its part of -c 2')
   t.equal(new Date(saved.startAt).getTime(), startAt)
   t.equal(saved.series.time[0], startAt + 1000)

@@ -161,7 +161,12 @@ t.test('parseArguments reads --key and checks nothing else; the run refuses a ke
   fs.writeFileSync(keyFile, encrypted)
   const opts = autocannon.parseArguments(['--key', keyFile, 'https://localhost:1'])
   t.equal(opts.tlsOptions.key.toString(), encrypted, 'the key, as read')
-  const out = await cli(['--key', keyFile, '-c', '1', '-a', '1', 'https://127.0.0.1:9'])
+  // With the certificate it belongs with (alone, --key is refused first:
+  // half a pair).
+  const { client } = require('../helpers/pki').makePki(dir)
+  const certFile = path.join(dir, 'client.crt')
+  fs.writeFileSync(certFile, client.cert)
+  const out = await cli(['--cert', certFile, '--key', keyFile, '-c', '1', '-a', '1', 'https://127.0.0.1:9'])
   t.equal(out.code, 1)
   const lines = out.stderr.trim().split('\n')
   t.equal(lines.length, 1, 'one line')

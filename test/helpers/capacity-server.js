@@ -3,7 +3,10 @@
 // A server of known capacity, in its own process. `queue C`: one queue
 // served at C requests/s, so latency stays small below C and grows without
 // bound above it. `errors R`: answers at once, but 503 to every request
-// beyond R in the current second. Sends { port } once listening.
+// beyond R in the current second. `slow-share P`: P% of responses (each
+// by chance) take 80 ms, the rest ~2 ms, whatever the rate: a latency
+// distribution with a step at its (100 − P)th percentile. Sends { port }
+// once listening.
 
 const http = require('http')
 const { performance } = require('perf_hooks')
@@ -17,6 +20,10 @@ let inSecond = 0
 const server = http.createServer((req, res) => {
   req.resume()
   const now = performance.now()
+  if (mode === 'slow-share') {
+    setTimeout(() => res.end('ok'), Math.random() * 100 < value ? 80 : 2)
+    return
+  }
   if (mode === 'queue') {
     freeAt = Math.max(now, freeAt) + serviceMs
     const wait = freeAt - now

@@ -12,7 +12,7 @@ const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 // responses at `tailMs` (so pN for N < 100·(1 - tailShare) is `baseMs` and
 // p99 is `tailMs` when tailShare >= 1%), the rest at `baseMs`.
 function makeResult ({
-  target, duration = 5, achieved = target, baseMs = 2, tailMs = 20, tailShare = 0.02,
+  target, duration = 5, achieved = target, baseMs = 2, tailMs = 20, tailShare = 0.03,
   errors = 0, fiveXx = 0, serviceMs = null, generator = { cpu: 0.3, loopDelay: { p50: 0, p99: 2, max: 2 } }
 }) {
   const n = Math.round(achieved * duration)

@@ -417,3 +417,47 @@ t.test('search: the protocol', async (t) => {
   const defaults = createSearch({ ceiling: 20000 }).options
   t.match(defaults, { precision: 0.02, stepDuration: 5, warmup: 1, confirmDuration: 10, maxStepDuration: 60, maxSteps: 25, lowRate: 2000, growth: 1.5 })
 })
+
+// A server whose responses take 80 ms for 1% of requests, 2 ms otherwise:
+// p99 sits on that step at every rate. The low step's p99 interval
+// straddles p99 < 50 ms; the step is run again with four times the
+// requests; still straddling, the rate is not shown to hold and the
+// answer says that it was chance.
+t.test('search: a pN within chance of its bound is measured again, then said to be chance', async (t) => {
+  const search = createSearch({ ceiling: 6000, slos: ['p99<50ms'], connections: 20, stepDuration: 2 })
+  const step = search.next()
+  t.same([step.kind, step.rate, step.duration], ['low', 600, 2])
+  const first = search.judge(step, makeResult({ target: 600, duration: 2, tailMs: 80, tailShare: 0.01 }))
+  t.equal(first.verdict, 'inconclusive')
+  search.record(step, first)
+  const again = search.next()
+  t.same([again.kind, again.rate, again.rerun, again.forChance], ['low', 600, true, true], 'the same rate again')
+  t.equal(again.duration, 8, 'four times the requests: 8 s')
+  search.record(again, search.judge(again, makeResult({ target: 600, duration: 8, tailMs: 80, tailShare: 0.01 })))
+  t.equal(search.next(), null, 'no third try')
+  const out = search.outcome()
+  t.equal(out.status, 'below-low')
+  t.equal(out.history.length, 2)
+  t.equal(out.history[1].verdict, 'fail')
+  t.match(out.history[1].reasons[1], /^p99 still within chance of its bound over a 8 s step: taken as a fail$/)
+  t.match(out.uncertain, { metric: 'p99', limit: 50, step: true, samples: 4800 })
+  t.equal(out.sentence, 'Misses its SLOs even at the low rate, 600 req/s at 20 connections (p99 2 ms, within chance of its bound): ' +
+    'no sustainable rate at this connection count. Uncertain: p99 sits on a step of the latency distribution: 1% of responses take ~80 ms, ' +
+    'the rest 2 ms or less, so whether p99 < 50 ms holds is chance (p99 2–80 ms at 99.9% confidence over 4,800 requests).')
+
+  // Measured again and clear of the bound, the step is judged as any other.
+  const clear = createSearch({ ceiling: 6000, slos: ['p99<50ms'], stepDuration: 2 })
+  const s1 = clear.next()
+  clear.record(s1, clear.judge(s1, makeResult({ target: 600, duration: 2, tailMs: 80, tailShare: 0.01 })))
+  const s2 = clear.next()
+  clear.record(s2, clear.judge(s2, makeResult({ target: 600, duration: s2.duration, tailMs: 80, tailShare: 0.003 })))
+  t.equal(clear.next().kind, 'upper', 'passed: the search goes on')
+  t.equal(clear.outcome().uncertain, null)
+
+  // A search whose bracket ends on a chance failure: found, and said so.
+  const found = drive(createSearch({ ceiling: 2000, slos: ['p99<50ms'], connections: 10, stepDuration: 2 }), (step) =>
+    makeResult({ target: step.rate, duration: step.duration, tailMs: 80, tailShare: step.rate > 1000 ? 0.01 : 0 }))
+  t.equal(found.status, 'found')
+  t.ok(found.best.rate <= 1000 && found.failed.rate > 1000, `best ${found.best.rate}, failed ${found.failed.rate}`)
+  t.match(found.sentence, /^Sustains [\d,]+ req\/s at 10 connections with p99 < 50 ms \(p99 2 ms, 0 errors\); [\d,]+ req\/s failed \(p99 \d+ ms, within chance of its bound\)\. Uncertain: p99 sits on a step of the latency distribution: 1% of responses take ~80 ms/)
+})

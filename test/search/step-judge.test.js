@@ -177,3 +177,49 @@ t.test('a result without histograms is judged on its percentiles', async (t) => 
   t.equal(j.verdict, 'fail')
   t.equal(j.values.samples, 5000)
 })
+
+// pN with its interval: 5,000 responses, a share of them at 80 ms and the
+// rest at 2 ms, under p99 < 50 ms. p99's 99.9% interval runs from about the
+// 4,927th response to the 4,973rd (4,950 ± 3.29·√49.5 ≈ ± 23).
+t.test('pN comes with its interval; one that straddles the bound is chance, not a verdict', async (t) => {
+  const P99 = ['p99<50ms']
+  const judge = (tailShare) => judgeStep(makeResult({ target: 1000, tailMs: 80, tailShare }), { target: 1000, slos: P99 })
+  const clear = judge(0.005)
+  t.equal(clear.verdict, 'pass', '25 slow of 5,000: the 4,968th is fast')
+  const interval = clear.checks.find((c) => c.name === 'p99<50ms').interval
+  t.same(interval, { low: 2, high: 2, confidence: 0.999 }, 'its interval, on the check')
+  t.equal(clear.uncertain, null)
+
+  t.equal(judge(0.02).verdict, 'fail', '100 slow: the 4,931st is slow')
+  t.same(judge(0.02).checks.find((c) => c.name === 'p99<50ms').interval, { low: 80.063, high: 80.063, confidence: 0.999 })
+
+  // 50 slow: p99 (the 4,950th) is 2 ms, yet the 4,968th is 80 ms.
+  const step = judge(0.01)
+  t.equal(step.values.p99, 2, 'the point estimate passes')
+  t.equal(step.verdict, 'inconclusive', 'but the interval straddles 50 ms')
+  t.equal(step.needSamples, 0, 'not for want of samples')
+  t.match(step.uncertain, { expression: 'p99<50ms', metric: 'p99', limit: 50, low: 2, high: 80.063, confidence: 0.999, samples: 5000, aboveShare: 0.01, slowMs: 80.063, restMs: 2, step: true })
+  t.equal(step.uncertain.text, 'p99 sits on a step of the latency distribution: 1% of responses take ~80 ms, the rest 2 ms or less, ' +
+    'so whether p99 < 50 ms holds is chance (p99 2–80 ms at 99.9% confidence over 5,000 requests)')
+  t.same(step.reasons, [step.uncertain.text])
+
+  // Where the distribution is smooth about the bound, the interval is
+  // narrow and the words say only that it is within chance.
+  const h = makeResult({ target: 1000 })
+  const { createLatencyHistogram, encode } = require('../../lib/results/histogram')
+  const smooth = createLatencyHistogram()
+  for (let i = 0; i < 5000; i++) smooth.recordValue(40000 + i * 4)
+  h.histograms.latency = encode(smooth)
+  h.latency.totalCount = 5000
+  const near = judgeStep(h, { target: 1000, slos: ['p50<50ms'] })
+  t.equal(near.verdict, 'inconclusive')
+  t.equal(near.uncertain.step, false)
+  t.match(near.uncertain.text, /^p50 is within chance of 50 ms \(p50 49\.\d+–50\.\d+ ms at 99.9% confidence over 5,000 requests\)$/)
+  const below = judgeStep(h, { target: 1000, slos: ['p50<=51ms'] })
+  t.equal(below.verdict, 'pass', 'a bound clear of the interval')
+
+  // A result saved without its histogram: the point estimate alone.
+  const saved = makeResult({ target: 1000, tailMs: 80, tailShare: 0.01 })
+  delete saved.histograms
+  t.equal(judgeStep(saved, { target: 1000, slos: P99 }).verdict, 'pass')
+})

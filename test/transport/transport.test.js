@@ -165,6 +165,34 @@ t.test('TLS: onConnect once the handshake is done, then what was read', async (t
   t.equal(server.secured()[0].servername, false, 'an IP address: no SNI')
 })
 
+t.test('TLS: one OpenSSL context for all of a target\'s connections, reads into the shared buffer', async (t) => {
+  const server = await tlsServer(t)
+  const made = []
+  const create = tls.createSecureContext
+  tls.createSecureContext = (options) => {
+    const context = create(options)
+    made.push(context)
+    return context
+  }
+  let connect
+  try {
+    connect = transportFor(target({ secure: true, port: server.port }), { tlsOptions: { ca: pki.ca } })
+    const conns = [open(connect, t), open(connect, t), open(connect, t)]
+    for (const conn of conns) await conn.read('secure hello')
+    t.equal(made.length, 1, 'one context made, for the target, whatever the connections')
+    t.ok(conns.every((c) => c.socket.ssl._secureContext === made[0]), 'every connection uses it')
+    t.ok(conns.every((c) => c.reads[0].buf === conns[0].reads[0].buf), 'decrypted into one buffer')
+    t.equal(conns[0].reads[0].buf.length, 256 * 1024)
+  } finally {
+    tls.createSecureContext = create
+  }
+  // A context the caller made is used as given.
+  const own = tls.createSecureContext({})
+  const mine = open(transportFor(target({ secure: true, port: server.port }), { tlsOptions: { secureContext: own } }), t)
+  await mine.read('secure hello')
+  t.equal(mine.socket.ssl._secureContext, own)
+})
+
 t.test('TLS: SNI is the target\'s host name, or --servername', async (t) => {
   const server = await tlsServer(t)
   const byName = open(transportFor(target({ secure: true, hostname: 'localhost', port: server.port }), {}), t)

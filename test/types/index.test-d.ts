@@ -269,11 +269,14 @@ expectType<typeof autocannon>(autocannon.default)
     expectType<number>(step.target)
     expectType<'pass' | 'fail' | 'inconclusive' | 'generator-bound'>(step.verdict)
     expectType<{ at: number, reason: string } | undefined>(step.settled)
+    expectType<number | null | undefined>(step.checks[0].interval?.high)
+    expectType<string | undefined>(step.uncertain?.text)
   })
   search.stop()
   ;(async () => {
     const out = await search
     expectType<string>(out.searches[0].sentence)
+    expectType<boolean | undefined>(out.searches[0].uncertain?.step)
   })()
   expectError(autocannon.findMaxRate({ url: 'http://localhost:3000' }))
   expectError(autocannon({ url, overallRate: 10, arrivals: 'bursty' }))
@@ -291,6 +294,10 @@ const mergedResult = autocannon.mergeResults([result, result], { expect: 2, thre
 expectType<number[]>(mergedResult.merge.missing)
 expectType<number>(mergedResult.requests.total)
 expectError(autocannon.mergeResults(result))
+const forced = autocannon.mergeResults([result, result], { force: true })
+expectType<string[]>(forced.merge.differences.map((d) => d.flag))
+expectType<'h2' | 'mixed' | undefined>(forced.protocol)
+if (result.shard && result.shard.run) expectType<number>(result.shard.run.connections)
 
 // compare: two results in, verdicts out.
 {
