@@ -520,6 +520,16 @@ declare namespace autocannon {
     totalCount: number
   }
 
+  /** `result.timings`: each phase's times in milliseconds, as latency's. */
+  export interface Timings {
+    dns: LatencyHistogram
+    connect: LatencyHistogram
+    proxyConnect: LatencyHistogram
+    tls: LatencyHistogram
+    ttfb: LatencyHistogram
+    transfer: LatencyHistogram
+  }
+
   /** Responses per sample interval. */
   export interface RequestsHistogram extends Histogram {
     /** Responses received (any status). */
@@ -748,6 +758,16 @@ declare namespace autocannon {
     /** The generator's own health: what tells its pauses from the server's. */
     generator: GeneratorHealth
     /**
+     * Where the time went, in milliseconds (results saved by older versions
+     * lack it). Per connection opened: `dns` (the name lookup; 0 for an
+     * address), `connect` (TCP, to the proxy when there is one),
+     * `proxyConnect` (a proxy's answer to CONNECT) and `tls` (the
+     * handshake). Per response: `ttfb` (from the write of its request to
+     * the first byte of its head) and `transfer` (the rest of it). A phase
+     * no connection took has a `totalCount` of 0.
+     */
+    timings?: Timings
+    /**
      * The histograms themselves, as compressed base64 HdrHistograms, so a
      * saved result can be rendered or merged again (results saved by older
      * versions lack them).
@@ -761,6 +781,8 @@ declare namespace autocannon {
       loopDelay?: string
       requests: string
       throughput: string
+      /** The phases' histograms (µs), as `timings` names them. */
+      timings?: Record<keyof Timings, string>
     }
     /**
      * Figures per sample interval, one array entry per interval (results
@@ -781,6 +803,10 @@ declare namespace autocannon {
       connections?: number[]
       /** Each interval's latency histogram, compressed base64. */
       latency: string[]
+      /** Each interval's mean time to first byte and transfer (ms), and how many responses they are of. */
+      ttfbMean?: number[]
+      transferMean?: number[]
+      timed?: number[]
     }
     /** The outcome of each of the `thresholds` option's expressions. */
     thresholds?: ThresholdResult[]
@@ -868,6 +894,8 @@ declare namespace autocannon {
     lateness?: string
     /** The sending thread's event-loop delay (µs), compressed base64. */
     loopDelay: string
+    /** The phases' histograms (µs), compressed base64. */
+    timings?: Record<keyof Timings, string>
     /** The share of the run the sending thread was busy, 0 to 1. */
     busy: number
     '1xx': number
@@ -1067,6 +1095,11 @@ declare namespace autocannon {
      * @default false
      */
     renderLatencyTable?: boolean
+    /**
+     * The table of where the time went (`result.timings`); also with `renderLatencyTable`.
+     * @default false
+     */
+    renderTimings?: boolean
     /**
      * The table of responses by status code.
      * @default false
@@ -1321,6 +1354,7 @@ declare namespace autocannon {
     renderProgressBar: boolean
     renderResultsTable: boolean
     renderLatencyTable?: boolean
+    renderTimings?: boolean
     renderStatusCodes?: boolean
     verbose: boolean
     /** `--warmup [ -c N -d S ]`: a run before the measured one. */

@@ -50,7 +50,8 @@
 // It calls back respond(), overflowed(), requestFailed(), resend(),
 // fail(), pump(), checkIdle(), sendEach() and emitHeaders(), and reads
 // wantBody, wantHeaders, maxBodySize, sentOnSocket, pendingRequest,
-// stopped and target (and, once, as it is made: connection and sequence).
+// stopped, target and readAt (the time of the read being handled) (and,
+// once, as it is made: connection and sequence).
 // test/client/client.test.js holds both protocols to these lists.
 //
 // Every request started ends once: a response, or an error. When the
@@ -228,6 +229,7 @@ class Client extends EventEmitter {
   }
 
   onReady () {
+    this.recorder.connected(this.connection.phases())
     this.protocol.connected()
   }
 
@@ -365,14 +367,18 @@ class Client extends EventEmitter {
   // One response: counted, its latency from its planned time (under a
   // rate) or its send time, then its body checked and the listeners told.
   // body: a Buffer when wantBody, else null; headers: the flat list or
-  // null; entry: the sequence entry it answers.
-  respond (status, bytes, sentAt, plannedAt, entry, body, headers) {
+  // null; entry: the sequence entry it answers. firstAt: the time of the
+  // read that brought the first byte of its head (the clock is read once
+  // per read, not per response): its time to first byte runs from the
+  // write to then, its transfer from then to this read. A response whose
+  // head and end came in one read has transfer 0.
+  respond (status, bytes, sentAt, plannedAt, entry, body, headers, firstAt) {
     this.completed++
     this.connection.succeeded()
     const now = this.readAt
     const latencyMs = now - plannedAt
     const recorder = this.recorder
-    recorder.response(status, bytes, Math.round(latencyMs * 1000))
+    recorder.response(status, bytes, Math.round(latencyMs * 1000), Math.round((firstAt - sentAt) * 1000), Math.round((now - firstAt) * 1000))
     if (recorder.latencyUncorrected !== null) recorder.uncorrected(status, Math.round((now - sentAt) * 1000))
     if (body !== null) this.deliverBody(status, entry, body, headers)
     const port = this.port

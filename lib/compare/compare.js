@@ -16,6 +16,8 @@
 //   ratio b/a, resampling whole intervals' histograms.
 // - Errors: Mann–Whitney U over the per-interval error rates (errors
 //   cluster: one stall makes hundreds at once).
+// - TTFB and transfer: Mann–Whitney U over the per-interval means, when
+//   both sides timed them (results saved before phases were timed did not).
 //
 // A change is reported only when the test says so at `alpha` AND the
 // change is significantly larger than `noise` (its interval lies beyond
@@ -84,7 +86,8 @@ function compare (a, b, opts = {}) {
     metrics: [
       requestRate(runs, o),
       ...latencyPercentiles(runs, o, random),
-      errors(runs, o)
+      errors(runs, o),
+      ...phaseMeans(runs, o)
     ]
   }
 }
@@ -152,6 +155,29 @@ function errors (runs, o) {
   }
   // No noise threshold: errors appearing is news at any rate.
   return rankVerdict(metric, x, y, o, 0)
+}
+
+const PHASE_MEANS = [
+  { key: 'ttfb', label: 'TTFB mean', field: 'ttfbMean' },
+  { key: 'transfer', label: 'Transfer mean', field: 'transferMean' }
+]
+
+// Each interval's mean time to first byte and transfer, of the intervals
+// that timed a response.
+function phaseMeans (runs, o) {
+  if (!runs.every((side) => side.every((r) => r.series.ttfbMean && r.series.timed))) return []
+  return PHASE_MEANS.map(({ key, label, field }) => {
+    const [x, y] = runs.map((side) => {
+      const out = []
+      for (const { series } of side) {
+        for (let i = 0; i < series.timed.length; i++) if (series.timed[i] > 0) out.push(series[field][i])
+      }
+      return out
+    })
+    const metric = { key, label, unit: 'ms', higherIsBetter: false, a: median(x), b: median(y) }
+    metric.change = relativeChange(metric.a, metric.b)
+    return rankVerdict(metric, x, y, o, o.noise)
+  })
 }
 
 // Significant when Mann–Whitney says so at alpha. A change (as criterion

@@ -14,6 +14,8 @@
 //              | generator.pauses.own.max|pauses.starved.max (ms, us, µs or s)
 //              | generator.loopDelay.p50|p99|max (ms, us, µs or s)
 //              | generator.cpu (a fraction, or N%)
+//   timing   := timings.<phase>.<latency term>  (ms, us, µs or s), phase one of
+//               dns, connect, proxyConnect, tls, ttfb, transfer
 //   operator := < | <= | > | >= | == | !=
 
 const LATENCY_UNITS = { ms: 1, us: 0.001, µs: 0.001, s: 1000 }
@@ -23,7 +25,7 @@ const COUNTS = ['errors', 'non2xx', 'timeouts']
 
 const GRAMMAR = /^\s*([a-z0-9_.()]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*([a-zµ%]*(?:\/s)?)\s*$/i
 
-const HINT = 'e.g. "p99 < 200ms", "errors < 1%", "rps > 5000" (terms: pN, avg, min, max, stddev, errors, non2xx, timeouts, rps, throughput, generator.late, generator.loopDelay.p99, generator.cpu)'
+const HINT = 'e.g. "p99 < 200ms", "errors < 1%", "rps > 5000" (terms: pN, avg, min, max, stddev, errors, non2xx, timeouts, rps, throughput, generator.late, generator.loopDelay.p99, generator.cpu, timings.ttfb.p99)'
 const LOOP_DELAY_STATS = ['p50', 'p99', 'max']
 // The late requests, all or by cause (lower case as written → the field).
 const LATE_TERMS = {}
@@ -50,6 +52,7 @@ function parseThreshold (expression) {
   const base = { expression: expression.trim(), operator }
 
   if (name.startsWith('generator.')) return parseGenerator(expression, name, value, unit, rawUnit, base)
+  if (name.startsWith('timings.')) return parseTiming(expression, name, value, unit, rawUnit, base)
   const percentile = /^p(?:\((\d+(?:\.\d+)?)\)|(\d+(?:[._]\d+)?))$/.exec(name)
   if (percentile || STAT_KEYS[name]) {
     const scale = unit === '' ? 1 : LATENCY_UNITS[unit.toLowerCase() === 'µs' ? 'µs' : unit.toLowerCase()]
@@ -99,6 +102,18 @@ function parseGenerator (expression, name, value, unit, rawUnit, base) {
     return { ...base, kind: 'generator', metric: `generator.loopDelay.${stat[1]}`, stat: stat[1], limit: value * scale, unit: 'ms' }
   }
   throw new ThresholdSyntaxError(expression, `unknown term "${name}" (generator terms: generator.late, .lateOwn, .lateStarved, .lateNoConnection, generator.loopDelay.p50, .p99, .max, generator.pauses.own.max, .starved.max, generator.cpu)`)
+}
+
+// A phase of result.timings, held as latency is: `timings.ttfb.p99 < 20ms`.
+const PHASES = { dns: 'dns', connect: 'connect', proxyconnect: 'proxyConnect', tls: 'tls', ttfb: 'ttfb', transfer: 'transfer' }
+
+function parseTiming (expression, name, value, unit, rawUnit, base) {
+  const m = /^timings\.([a-z]+)\.(.+)$/.exec(name)
+  const phase = m && PHASES[m[1]]
+  if (!phase) throw new ThresholdSyntaxError(expression, `unknown term "${name}" (timing terms: timings.<phase>.<pN|avg|min|max|stddev>, phase one of ${Object.values(PHASES).join(', ')})`)
+  const stat = parseThreshold(`${m[2]} ${base.operator} ${value}${rawUnit}`)
+  if (stat.kind !== 'latency') throw new ThresholdSyntaxError(expression, `"${m[2]}" is not a statistic of a phase's times (pN, avg, min, max, stddev)`)
+  return { ...stat, ...base, kind: 'timing', phase, metric: `timings.${phase}.${stat.metric}` }
 }
 
 module.exports = { parseThreshold, STAT_KEYS }

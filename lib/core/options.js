@@ -108,6 +108,7 @@ const OPTIONS = {
   n: { kind: 'boolean', default: false, library: false, help: 'Don\'t render the progress bar' },
   renderProgressBar: { alias: 'progress', kind: 'boolean', default: true, argDefault: true, library: false, help: 'Don\'t render the progress bar' },
   renderLatencyTable: { alias: ['l', 'latency'], kind: 'boolean', default: false, library: false, help: 'Print all the latency data' },
+  renderTimings: { alias: 'timings', kind: 'boolean', default: false, library: false, help: 'Print where the time went: DNS, connect, a proxy\'s CONNECT and TLS per connection, time to first byte and transfer per response' },
   json: { alias: 'j', kind: 'boolean', default: false, library: false, help: 'Print the output as newline delimited JSON' },
   html: { kind: 'string', library: false, help: 'Write a self-contained HTML report of the result (charts and tables' },
   hgrm: { kind: 'string', library: false, help: 'Write the latency percentile distribution in HdrHistogram\'s .hgrm text format (ms)', conflicts: { findMaxRate: 'a search measures one latency distribution per step, not one for the run (-j or --out keeps every step\'s histogram, --html draws them)' } },

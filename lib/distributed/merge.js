@@ -43,8 +43,11 @@ function generatorOf (g) {
 // A saved result → what recorder.snapshot() gives, histograms encoded.
 function rawOf (result) {
   const s = result.series
+  // Phase times travel as interval means and counts: back to sums (µs).
+  const sum = (means, i) => means && s.timed ? Math.round(means[i] * 1000 * s.timed[i]) : 0
   const series = s.time.map((end, i) => [end, s.requests[i], s.bytes[i], s.errors ? s.errors[i] : 0, s.latency && s.latency[i] ? s.latency[i] : null,
-    0, 0, s.loopDelayMax ? Math.round(s.loopDelayMax[i] * 1000) : 0, s.connections ? s.connections[i] : 0])
+    0, 0, s.loopDelayMax ? Math.round(s.loopDelayMax[i] * 1000) : 0, s.connections ? s.connections[i] : 0,
+    sum(s.ttfbMean, i), sum(s.transferMean, i), s.timed ? s.timed[i] : 0])
   const h = result.histograms
   const rate = result.rate || {}
   return {
@@ -52,6 +55,7 @@ function rawOf (result) {
     latenciesUncorrected: h.latencyUncorrected || undefined,
     lateness: h.lateness || undefined,
     loopDelay: h.loopDelay || undefined,
+    timings: h.timings || undefined,
     busy: result.generator ? result.generator.cpu : 0,
     series,
     totalCompletedRequests: result.requests.total,

@@ -6,7 +6,7 @@
 // scheduler planned() for each request it grants. snapshot() turns the
 // counts into the mergeable raw result that result.js aggregates.
 
-const { createLatencyHistogram, encode, pack, countAbove, addHistogram, warmUp } = require('../results/histogram')
+const { createLatencyHistogram, encode, pack, countAbove, addHistogram, warmUp, valueSum, subtractHistogram, TIMINGS } = require('../results/histogram')
 const { noErrorsByCause } = require('../core/errors')
 const { OWN } = require('./loop-monitor')
 
@@ -72,11 +72,36 @@ class Recorder {
     // over the run and in the current interval.
     this.loopDelays = createLatencyHistogram()
     this.intervalLoopDelay = createLatencyHistogram()
+    // Where the time went (µs): per connection, the steps of opening it
+    // (recorded as each is ready, see connected()); per response, the
+    // time to its first byte from the write (ttfb) and the rest of it
+    // (transfer), recorded as latency is, through the interval's own.
+    this.timings = {
+      dns: createLatencyHistogram(),
+      connect: createLatencyHistogram(),
+      proxyConnect: createLatencyHistogram(),
+      tls: createLatencyHistogram(),
+      ttfb: createLatencyHistogram(),
+      transfer: createLatencyHistogram()
+    }
+    this.intervalTtfb = createLatencyHistogram()
+    this.intervalTransfer = createLatencyHistogram()
+    // Most responses come whole in one read: their transfer is 0 and
+    // their TTFB their uncorrected latency. Without a plan to correct for,
+    // that is the latency already recorded, so nothing more is recorded
+    // for them: they are counted (oneRead), and once an interval their
+    // TTFBs are taken from its latencies, less those of the responses that
+    // spanned reads (spanLatency), whose phases are recorded as they come.
+    this.derive = !trackUncorrected
+    this.oneRead = 0
+    this.spanLatency = createLatencyHistogram()
     // One entry per sample interval: [end (epoch ms), responses, bytes,
     // errors, latency histogram (packed, encoded when the snapshot leaves
     // the thread), p50 (µs), p99 (µs), longest event-loop delay (µs),
-    // connections open at its end]. A pause is one sample of the loop
-    // monitor, so the interval's maximum is what shows it.
+    // connections open at its end, ttfb sum (µs), transfer sum (µs),
+    // responses timed]. A pause is one sample of the loop monitor, so the
+    // interval's maximum is what shows it; sums, not means, so that
+    // threads and machines add up.
     this.series = []
   }
 
@@ -143,13 +168,31 @@ class Recorder {
     this.lateHeld = 0
   }
 
-  response (status, bytes, latencyUs) {
+  response (status, bytes, latencyUs, ttfbUs, transferUs) {
     this.statusCounts[status < MAX_STATUS ? status : MAX_STATUS - 1]++
     this.counter++
     if (this.includeErrorStats || (status >= 200 && status < 300)) {
       this.intervalLatency.recordValue(latencyUs)
+      if (transferUs !== 0) {
+        this.intervalTtfb.recordValue(ttfbUs)
+        this.intervalTransfer.recordValue(transferUs)
+        if (this.derive) this.spanLatency.recordValue(latencyUs)
+      } else {
+        this.oneRead++
+        if (!this.derive) this.intervalTtfb.recordValue(ttfbUs)
+      }
       this.bytes += bytes
     }
+  }
+
+  // A connection is set up: the steps it took, in µs (a step not taken
+  // is -1; see Connection#phases).
+  connected ({ dns, connect, proxyConnect, tls }) {
+    const t = this.timings
+    t.dns.recordValue(dns)
+    t.connect.recordValue(connect)
+    if (proxyConnect >= 0) t.proxyConnect.recordValue(proxyConnect)
+    if (tls >= 0) t.tls.recordValue(tls)
   }
 
   // Latency measured from the actual write, recorded next to the
@@ -174,13 +217,32 @@ class Recorder {
   }
 
   sample (epochMs, connections = 0) {
+    this.settlePhases()
     const h = this.intervalLatency
     const empty = h.totalCount === 0
     const loop = this.intervalLoopDelay
     this.series.push([epochMs, this.counter, this.bytes, this.intervalErrors, pack(h),
       empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99),
-      loop.totalCount === 0 ? 0 : loop.maxValue, connections])
+      loop.totalCount === 0 ? 0 : loop.maxValue, connections,
+      valueSum(this.intervalTtfb), valueSum(this.intervalTransfer), this.intervalTtfb.totalCount])
     this.flushPartial()
+  }
+
+  // The interval's responses that came in one read, into its phase
+  // histograms (see the constructor): their TTFBs, derived, and their
+  // zero transfers, as recordValue(0) would count them (bucket 0 and the
+  // count; min and max are of values above 0).
+  settlePhases () {
+    const n = this.oneRead
+    if (n === 0) return
+    if (this.derive) {
+      addHistogram(this.intervalTtfb, this.intervalLatency)
+      subtractHistogram(this.intervalTtfb, this.spanLatency)
+    }
+    const h = this.intervalTransfer
+    h.addToCountAtIndex(0, n)
+    h.setTotalCount(h.totalCount + n)
+    this.oneRead = 0
   }
 
   // Counts of the last partial interval go into the totals without
@@ -191,8 +253,18 @@ class Recorder {
     this.counter = 0
     this.bytes = 0
     this.intervalErrors = 0
+    // The phases first: the TTFBs of responses that came in one read are
+    // taken from the interval's latencies.
+    this.settlePhases()
+    this.spanLatency.reset()
     if (this.intervalLatency.totalCount !== 0) addHistogram(this.latency, this.intervalLatency)
     this.intervalLatency.reset()
+    if (this.intervalTtfb.totalCount !== 0) {
+      addHistogram(this.timings.ttfb, this.intervalTtfb)
+      addHistogram(this.timings.transfer, this.intervalTransfer)
+    }
+    this.intervalTtfb.reset()
+    this.intervalTransfer.reset()
     this.intervalLoopDelay.reset()
   }
 
@@ -209,6 +281,7 @@ class Recorder {
     if (this.latencyUncorrected) this.latencyUncorrected.reset()
     if (this.lateness) this.lateness.reset()
     this.loopDelays.reset()
+    for (const name of TIMINGS) this.timings[name].reset()
     this.statusCounts.fill(0)
     this.totalCompleted = 0
     this.totalBytes = 0
@@ -314,6 +387,7 @@ class Recorder {
       pauses: this.pausesKnown ? pausesOf(this.pauses) : null,
       lateness: this.lateness ? out(this.lateness) : undefined,
       loopDelay: out(this.loopDelays),
+      timings: timingsOut(this.timings, out),
       busy,
       '1xx': classes[0],
       '2xx': classes[1],
@@ -326,6 +400,12 @@ class Recorder {
       finish: new Date(finish)
     }
   }
+}
+
+function timingsOut (timings, out) {
+  const copy = {}
+  for (const name of TIMINGS) copy[name] = out(timings[name])
+  return copy
 }
 
 function encodeEntry (entry) {

@@ -84,6 +84,8 @@ class Http1 {
   }
 
   read (buf, start, end) {
+    // The time of this read, for the responses whose first byte it holds.
+    this.parser.readAt = this.client.readAt
     this.parser.execute(buf, start, end)
     const socket = this.connection.socket
     if (!this.accepting && socket) {
@@ -322,7 +324,7 @@ class Http1 {
       body = this.bodyChunks.length === 1 ? this.bodyChunks[0] : Buffer.concat(this.bodyChunks)
       this.bodyChunks = null
     }
-    client.respond(status, bytes, this.sentAt[slot], this.plannedAt[slot], this.entryOf[slot], body, this.bodyHeaders)
+    client.respond(status, bytes, this.sentAt[slot], this.plannedAt[slot], this.entryOf[slot], body, this.bodyHeaders, this.parser.firstByteAt)
   }
 
   onParseError (err) {

@@ -23,6 +23,9 @@
 //   onBody(buf, start, end)              only when `wantBody` is set
 //   onMessageComplete(statusCode, bytes, shouldClose)
 //   onParseError(err)                    the parser then ignores input until reset()
+// and `firstByteAt`, the handler's `readAt` (set before each execute) at
+// the first byte of the response's head (of an interim one, when it had
+// one).
 //
 // Interim responses (1xx but 101) are not reported; their bytes count
 // towards the final response's. After a response that closes the
@@ -171,6 +174,8 @@ class ResponseParser {
     this.pos = 0
     this.statusCode = 0
     this.httpMinor = 1
+    this.readAt = 0
+    this.firstByteAt = 0
     // Bytes of the response so far (interim responses included), and where
     // its current head or trailer section began, in the same count.
     this.bytes = 0
@@ -379,6 +384,9 @@ class ResponseParser {
           }
           if (c !== 0x48) return this.failAt(i - msgStart, 'HPE_INVALID_CONSTANT', 'expected "HTTP/1." at the start of a response')
           this.resetMessage()
+          // After an interim response, the final one's head goes on the
+          // same response's count: its first byte came earlier.
+          if (this.bytes === 0) this.firstByteAt = this.readAt
           this.headStart = this.bytes
           const cached = this.lastHeadLen
           if (cached !== 0 && end - i >= cached && this.headers === null && this.sameHead(buf, i)) {

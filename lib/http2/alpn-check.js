@@ -31,6 +31,7 @@ function negotiate (target, config) {
     const connection = {
       onConnect: () => done(socket.alpnProtocol || ''),
       onData: () => {},
+      mark: () => {},
       upgrade: (from, to) => {
         socket = to
         to.on('error', onError)

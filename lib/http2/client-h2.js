@@ -78,6 +78,8 @@ class Http2 {
     const p = this.pipelining
     this.sentAt = new Float64Array(p)
     this.plannedAt = new Float64Array(p)
+    // When the first byte of its response came (the read's time; 0: none yet).
+    this.firstAt = new Float64Array(p)
     this.entryOf = new Int32Array(p)
     this.inFlight = 0
     this.free = new Int32Array(p)
@@ -334,6 +336,7 @@ class Http2 {
     const slot = this.free[--this.freeTop]
     this.busy[slot] = 1
     this.sentAt[slot] = now
+    this.firstAt[slot] = 0
     this.status[slot] = 0
     this.bytesOf[slot] = 0
     this.bodySize[slot] = 0

@@ -77,6 +77,8 @@ function onHeaders (h2, id, buf, start, end, endStream, wire = end - start) {
     if (endStream) complete(h2, slot)
     return
   }
+  // The response's first byte (of an interim response's, if any).
+  if (h2.firstAt[slot] === 0) h2.firstAt[slot] = h2.client.readAt
   if (status >= 100 && status < 200 && !endStream) return
   if (status <= 0) return streamError(h2, slot, http2Error('PROTOCOL_ERROR', `a response on stream ${id} without a valid :status`, id))
   h2.status[slot] = status
@@ -124,6 +126,7 @@ function complete (h2, slot) {
   const bytes = h2.bytesOf[slot]
   const sentAt = h2.sentAt[slot]
   const plannedAt = h2.plannedAt[slot]
+  const firstAt = h2.firstAt[slot]
   const entry = h2.entryOf[slot]
   const chunks = h2.chunks[slot]
   const headers = h2.headersOf[slot]
@@ -134,7 +137,7 @@ function complete (h2, slot) {
   if (tooLarge) return h2.client.overflowed()
   let body = null
   if (chunks !== null) body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
-  h2.client.respond(status, bytes, sentAt, plannedAt, entry, body, headers)
+  h2.client.respond(status, bytes, sentAt, plannedAt, entry, body, headers, firstAt)
 }
 
 function onRstStream (h2, id, code) {

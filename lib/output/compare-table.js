@@ -56,7 +56,7 @@ function legend (cmp) {
   return [
     `~  no significant change at alpha ${cmp.alpha}, or none clearly beyond the ±${round(cmp.noise * 100, 2)}% noise threshold`,
     '?  too few samples to decide',
-    `Req/Sec and errors: Mann–Whitney U over per-interval samples (${cmp.a.intervals} + ${cmp.b.intervals}, not ${thousands(cmp.a.requests + cmp.b.requests, 2)} requests).`,
+    `Req/Sec, errors${cmp.metrics.some((m) => m.key === 'ttfb') ? ', TTFB and transfer (medians of the interval means)' : ''}: Mann–Whitney U over per-interval samples (${cmp.a.intervals} + ${cmp.b.intervals}, not ${thousands(cmp.a.requests + cmp.b.requests, 2)} requests).`,
     `Latency: ${round(cmp.confidence * 100, 2)}% interval of the change from ${cmp.resamples} bootstrap resamples of whole intervals (${intervals} in all).`
   ]
 }

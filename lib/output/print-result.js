@@ -15,6 +15,7 @@ const DEFAULTS = {
   renderResultsTable: OPTIONS.renderResultsTable.default,
   renderLatencyTable: OPTIONS.renderLatencyTable.default,
   renderStatusCodes: OPTIONS.renderStatusCodes.default,
+  renderTimings: OPTIONS.renderTimings.default,
   verbose: OPTIONS.verbose.default
 }
 
@@ -142,6 +143,12 @@ function printResult (result, opts) {
     out(`# of samples: ${result.samples}`)
     out('')
 
+    if ((opts.renderTimings || opts.renderLatencyTable) && result.timings) {
+      out(timingsTable(result, colors).toString())
+      out(timingsNote(result))
+      out('')
+    }
+
     if (opts.renderLatencyTable) {
       const table = makeTable(colors, ['Percentile', 'Latency (ms)'])
       for (const p of PERCENTILES) {
@@ -181,6 +188,35 @@ function printResult (result, opts) {
   if (result.thresholds && result.thresholds.length) out('\n' + thresholdsTable(result.thresholds, colorsFor(opts.outputStream)))
 
   return lines.join('\n') + '\n'
+}
+
+const PHASES = [
+  ['dns', 'DNS lookup'],
+  ['connect', 'TCP connect'],
+  ['proxyConnect', 'Proxy CONNECT'],
+  ['tls', 'TLS handshake'],
+  ['ttfb', 'TTFB'],
+  ['transfer', 'Transfer']
+]
+
+// Where the time went, a row per phase the run took (a phase no
+// connection took, such as TLS over plain TCP, is left out).
+function timingsTable (result, colors) {
+  const table = makeTable(colors, ['Phase', '50%', '99%', 'Avg', 'Max', 'Count'])
+  const withMs = (v) => `${ms(v)} ms`
+  for (const [key, name] of PHASES) {
+    const stats = result.timings[key]
+    if (!stats || !stats.totalCount) continue
+    table.push([colors.bold(name), ...['p50', 'p99', 'average', 'max'].map((k) => withMs(stats[k])), count(stats.totalCount)])
+  }
+  return table
+}
+
+function timingsNote (result) {
+  const note = 'DNS to TLS: once per connection opened. TTFB: from the write to the first byte of the response; transfer: the rest of it.'
+  return result.rate
+    ? note + '\nUnder a fixed rate, Latency also counts the wait from the planned send time to the write: latency = wait + TTFB + transfer.'
+    : note
 }
 
 // A measured value in its threshold's unit: "312.5 ms", "0.3%", "5,120 req/s".

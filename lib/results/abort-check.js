@@ -49,10 +49,10 @@ function viewOf (figures, latency, elapsedS, { rated, stats }) {
 // the first failed threshold ({ expression, value, limit, … }) or null;
 // check.figures(figures, latency, elapsedS, rated) does the same from
 // counts and a histogram gathered elsewhere (workers' samples).
-// The generator's health is judged on the whole run only (a threshold on
-// it is not checked while the run goes on).
+// The generator's health and the phases' times are judged on the whole
+// run only (a threshold on them is not checked while the run goes on).
 function createAbortCheck (thresholds, after) {
-  const live = thresholds.map(parseThreshold).filter((t) => t.kind !== 'generator')
+  const live = thresholds.map(parseThreshold).filter((t) => t.kind !== 'generator' && t.kind !== 'timing')
   const stats = live.some((t) => t.kind === 'latency' && t.percentile === undefined)
   const judge = (figures, latency, elapsedS, rated) => {
     if (elapsedS < after || live.length === 0) return null

@@ -243,6 +243,48 @@ function addHistogram (target, source) {
   target.endTimeStampMsec = Math.max(target.endTimeStampMsec, source.endTimeStampMsec)
 }
 
+// target − source, bucket by bucket, where target holds every value
+// source does (the recorder takes one interval's latencies of some
+// responses from those of all): the counts between source's min and max,
+// then target's min and max found again from its buckets (at their
+// buckets' edges, as an encoded histogram keeps them).
+function subtractHistogram (target, source) {
+  if (source.totalCount === 0) return
+  const into = target._counts
+  const from = source._counts
+  const [first, last] = recordedRange(source)
+  let removed = 0
+  for (let i = first; i <= last; i++) {
+    const c = from[i]
+    if (c !== 0) {
+      into[i] -= c
+      removed += c
+    }
+  }
+  target.setTotalCount(target.totalCount - removed)
+  const [low, high] = recordedRange(target)
+  let lo = -1
+  let hi = -1
+  for (let i = low; i <= high; i++) {
+    if (into[i] === 0) continue
+    if (lo === -1) lo = i
+    hi = i
+  }
+  if (hi === -1) {
+    target.maxValue = 0
+    target.minNonZeroValue = Number.MAX_SAFE_INTEGER
+    return
+  }
+  target.maxValue = target.highestEquivalentValue(target.valueFromIndex(hi))
+  const lowest = lo === 0 ? (hi === 0 ? -1 : nextFilled(into, 1, hi)) : lo
+  target.minNonZeroValue = lowest === -1 ? Number.MAX_SAFE_INTEGER : target.lowestEquivalentValue(target.valueFromIndex(lowest))
+}
+
+function nextFilled (counts, from, to) {
+  for (let i = from; i <= to; i++) if (counts[i] !== 0) return i
+  return -1
+}
+
 // Adds from[first..last] into `into`; returns the sum added.
 function addCounts (into, from, first, last) {
   let added = 0
@@ -397,6 +439,18 @@ function warmUp () {
   countAbove(run, 1)
 }
 
+// The sum of the values recorded (each as its bucket's middle, as the
+// mean is taken), from the buckets between min and max: what a sample
+// keeps of an interval's phase times, so that intervals of several
+// threads or machines add up to their mean.
+function valueSum (histogram) {
+  if (histogram.totalCount === 0) return 0
+  const { indexes, counts } = filledBuckets(histogram)
+  let sum = 0
+  for (let k = 0; k < indexes.length; k++) sum += histogram.medianEquivalentValue(histogram.valueFromIndex(indexes[k])) * counts[k]
+  return sum
+}
+
 // Recorded latencies (µs) strictly above a bound in ms. The bucket holding
 // the bound itself is not counted: a fail needs evidence beyond it.
 function countAbove (histogram, limitMs) {
@@ -409,8 +463,15 @@ function countAbove (histogram, limitMs) {
   return count
 }
 
+// The phases a run times, each in a latency histogram of its own
+// (lib/engine/recorder.js): per connection, then per response.
+const TIMINGS = ['dns', 'connect', 'proxyConnect', 'tls', 'ttfb', 'transfer']
+
 module.exports = {
+  TIMINGS,
   warmUp,
+  valueSum,
+  subtractHistogram,
   countAbove,
   createLatencyHistogram,
   createCountHistogram,

@@ -12,7 +12,7 @@
 // order: samples of runs that overlapped in time are summed (they were
 // load on the server at once), samples of runs that did not are kept apart.
 
-const { createCountHistogram, createLatencyHistogram, decode, encode, pack, isPacked, addEncoded, addHistogram, toStats } = require('./histogram')
+const { createCountHistogram, createLatencyHistogram, decode, encode, pack, isPacked, addEncoded, addHistogram, toStats, TIMINGS } = require('./histogram')
 const { noErrorsByCause, raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
@@ -45,7 +45,7 @@ function mergeSeries (raws, sampleInt, fillGaps = false) {
   for (const r of raws) origin = Math.min(origin, time(r.start))
   const slots = new Map()
   for (const r of raws) {
-    for (const [end, requests, bytes, errors = 0, latency = null, , , loopDelay = 0, connections = 0] of r.series || []) {
+    for (const [end, requests, bytes, errors = 0, latency = null, , , loopDelay = 0, connections = 0, ttfb = 0, transfer = 0, timed = 0] of r.series || []) {
       const slot = Math.round((end - origin) / sampleInt)
       const acc = slots.get(slot)
       if (acc) {
@@ -53,12 +53,15 @@ function mergeSeries (raws, sampleInt, fillGaps = false) {
         acc.bytes += bytes
         acc.errors += errors
         acc.connections += connections
+        acc.ttfb += ttfb
+        acc.transfer += transfer
+        acc.timed += timed
         acc.time = Math.min(acc.time, end)
         acc.parts.push(latency)
         // The slowest thread's: a loop delay is one thread's, not a sum.
         acc.loopDelay = Math.max(acc.loopDelay, loopDelay)
       } else {
-        slots.set(slot, { time: end, requests, bytes, errors, loopDelay, connections, parts: [latency] })
+        slots.set(slot, { time: end, requests, bytes, errors, loopDelay, connections, ttfb, transfer, timed, parts: [latency] })
       }
     }
   }
@@ -99,7 +102,9 @@ function addParts (parts) {
 // The per-interval series of the result: what a report plots and a merge
 // sums, with each interval's latency histogram for merging across machines.
 function seriesOf (slots, sampleInt) {
-  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], loopDelayMax: [], connections: [], latency: [] }
+  const series = { interval: sampleInt, time: [], requests: [], bytes: [], errors: [], latencyP50: [], latencyP99: [], loopDelayMax: [], connections: [], latency: [], ttfbMean: [], transferMean: [], timed: [] }
+  // An interval's mean phase times (ms), from the sums its parts kept.
+  const mean = (sum, count) => count === 0 ? 0 : Math.round(sum / count) / 1000
   for (const slot of slots) {
     const h = slot.latency ? decode(slot.latency) : null
     const at = (p) => h && h.totalCount ? Math.round(h.getValueAtPercentile(p)) / 1000 : 0
@@ -111,22 +116,43 @@ function seriesOf (slots, sampleInt) {
     series.latencyP99.push(at(99))
     series.loopDelayMax.push(Math.round(slot.loopDelay) / 1000)
     series.connections.push(slot.connections)
+    series.ttfbMean.push(mean(slot.ttfb, slot.timed))
+    series.transferMean.push(mean(slot.transfer, slot.timed))
+    series.timed.push(slot.timed)
     series.latency.push(!slot.latency ? '' : typeof slot.latency === 'string' ? slot.latency : encode(slot.latency))
   }
   return series
 }
 
 // Into a new histogram: in-process snapshots hand over the recorder's own
-// histograms, which must not grow with every aggregation.
-function mergeHistograms (raws, field) {
+// histograms, which must not grow with every aggregation. `pick` finds
+// the histogram in a raw result.
+function mergeHistograms (raws, field, pick = (r) => r[field]) {
   let merged = null
   for (const r of raws) {
-    if (!r[field]) continue
+    const h = pick(r)
+    if (!h) continue
     if (merged === null) merged = createLatencyHistogram()
-    if (typeof r[field] === 'string' || isPacked(r[field])) addEncoded(merged, r[field])
-    else addHistogram(merged, r[field])
+    if (typeof h === 'string' || isPacked(h)) addEncoded(merged, h)
+    else addHistogram(merged, h)
   }
   return merged
+}
+
+// Where the time went, phase by phase, in ms as latency is: each phase's
+// stats with its count (a phase never taken, such as tls over plain TCP,
+// has a count of 0). Results saved before phases were timed have none.
+function timingsOf (raws) {
+  if (!raws.some((r) => r.timings)) return null
+  const histograms = {}
+  const stats = {}
+  for (const name of TIMINGS) {
+    const h = mergeHistograms(raws, name, (r) => r.timings && r.timings[name]) || createLatencyHistogram()
+    histograms[name] = h
+    stats[name] = toStats(h, LATENCY_STATS)
+    stats[name].totalCount = h.totalCount
+  }
+  return { histograms, stats }
 }
 
 // min and max at their bucket's edges, as the percentiles are: the same
@@ -157,6 +183,12 @@ function whenRead (object, key, compute) {
       computed = true
     }
   })
+}
+
+function encodeAll (histograms) {
+  const out = {}
+  for (const name of TIMINGS) out[name] = encode(histograms[name])
+  return out
 }
 
 function aggregateResult (results, opts = {}) {
@@ -269,13 +301,15 @@ function aggregateResult (results, opts = {}) {
   }
   const loopDelay = mergeHistograms(raws, 'loopDelay')
   result.generator = generatorHealth(raws, loopDelay && toStats(loopDelay, LATENCY_STATS), totals.late, result.rate && result.rate.lateness)
+  const timings = timingsOf(raws)
+  if (timings) result.timings = timings.stats
   // Added last, after every field autocannon's result has.
   // What a saved result needs to be drawn, compared or merged again:
   // histograms travel encoded (lossless), as between workers. Encoded when
   // first read, a run shown as tables never reads them; the histograms
   // are this call's own (merged into new ones), so nothing changes them
   // meanwhile, and they are let go once encoded.
-  let histograms = { latencyHist, uncorrected, lateness, loopDelay, requestsHist, throughputHist }
+  let histograms = { latencyHist, uncorrected, lateness, loopDelay, requestsHist, throughputHist, timings: timings && timings.histograms }
   whenRead(result, 'histograms', () => {
     const h = histograms
     histograms = null
@@ -285,7 +319,8 @@ function aggregateResult (results, opts = {}) {
       lateness: h.lateness ? encode(h.lateness) : undefined,
       loopDelay: h.loopDelay ? encode(h.loopDelay) : undefined,
       requests: encode(h.requestsHist),
-      throughput: encode(h.throughputHist)
+      throughput: encode(h.throughputHist),
+      timings: h.timings ? encodeAll(h.timings) : undefined
     }
   })
   whenRead(result, 'series', () => seriesOf(series, sampleInt))

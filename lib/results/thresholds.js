@@ -35,6 +35,22 @@ function measureGenerator (threshold, result) {
   return g.loopDelay ? g.loopDelay[threshold.stat] : 0
 }
 
+// A phase of result.timings: a percentile from its histogram when the
+// result has it, else from the stats (which hold autocannon's percentiles).
+function measureTiming (threshold, result) {
+  const stats = result.timings && result.timings[threshold.phase]
+  if (!stats) throw new Error(`${threshold.expression}: this result has no timings (it was saved by an older autocannon)`)
+  if (threshold.percentile === undefined) return stats[STAT_KEYS[threshold.metric.slice(threshold.metric.lastIndexOf('.') + 1)]]
+  const encoded = result.histograms && result.histograms.timings && result.histograms.timings[threshold.phase]
+  if (encoded) {
+    const h = decode(encoded)
+    return h.totalCount === 0 ? 0 : round(h.getValueAtPercentile(threshold.percentile) / 1000, 3)
+  }
+  const key = ('p' + threshold.percentile).replace('.', '_')
+  if (stats[key] === undefined) throw new Error(`${threshold.expression}: this result has no histogram to take p${threshold.percentile} from`)
+  return stats[key]
+}
+
 // The measured value a parsed threshold is held to, in its unit.
 function measure (threshold, result, latencyHistogram) {
   const duration = result.duration > 0 ? result.duration : 0
@@ -58,6 +74,8 @@ function measure (threshold, result, latencyHistogram) {
     }
     case 'generator':
       return measureGenerator(threshold, result)
+    case 'timing':
+      return measureTiming(threshold, result)
     default:
       if (threshold.metric === 'rps') {
         if (result.rate) return result.rate.achieved

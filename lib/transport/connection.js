@@ -18,9 +18,16 @@
 // for what it reads, onEnd() when the peer ends, onClose(connected) → an
 // error to count or null, onFail(err, connected) for the requests lost,
 // dropInFlight(), and nothingLeft()/finish() when it is closed for good.
+// A transport calls only onConnect(), onData(), upgrade() and mark().
 // It answers `inFlight`, `sentOnSocket`, `done`, oldestSentAt() and
 // setUpSince() (when the protocol began to wait for the server to set the
 // connection up, HTTP/2's SETTINGS; 0 when it does not wait) back.
+//
+// How long each step of opening a socket took (name lookup, TCP connect,
+// a proxy's CONNECT, the TLS handshake) is marked here by the transport
+// (mark(step) as each step ends, before onConnect), once per socket, and
+// read by the protocol at onReady() (phases()): nothing of it is on the
+// request path.
 
 const { performance } = require('perf_hooks')
 const { RequestTimeoutError } = require('../core/errors')
@@ -46,6 +53,14 @@ class Connection {
     this.stopped = false
     // Closed, while a ramp of connections is below this one (park()).
     this.parked = false
+    // When the socket being opened finished each step (performance.now();
+    // 0: not reached, or not a step of this transport), from the
+    // transport's mark(); secure: a TLS handshake followed TCP.
+    this.lookupAt = 0
+    this.tcpAt = 0
+    this.tunnelAt = 0
+    this.secure = false
+    this.readyAt = 0
   }
 
   open () {
@@ -56,6 +71,10 @@ class Connection {
     this.protocol.onOpen()
     this.connected = false
     this.countedFailure = false
+    this.lookupAt = 0
+    this.tcpAt = 0
+    this.tunnelAt = 0
+    this.readyAt = 0
     this.connectStartedAt = performance.now()
     this.attach(this.connect(this))
   }
@@ -78,9 +97,38 @@ class Connection {
 
   // --- called by the transport ---
 
+  // A step of opening the socket is over: 'lookup' (the name resolved),
+  // 'tcp' (TCP up, when more follows before onConnect: TLS, a tunnel),
+  // 'tunnel' (the proxy answered CONNECT).
+  mark (step) {
+    const now = performance.now()
+    if (step === 'lookup') this.lookupAt = now
+    else if (step === 'tcp') this.tcpAt = now
+    else this.tunnelAt = now
+  }
+
   onConnect () {
     this.connected = true
+    this.readyAt = performance.now()
+    // TCP marked before the ready moment: a handshake came after it.
+    this.secure = this.tcpAt !== 0
+    if (!this.secure) this.tcpAt = this.readyAt
     this.protocol.onReady()
+  }
+
+  // The steps of opening the socket now ready, in µs: { dns, connect,
+  // proxyConnect, tls }, a step this transport did not take as -1. A name
+  // that is an address (or a Unix socket) takes no lookup: dns 0.
+  phases () {
+    const start = this.connectStartedAt
+    const tcpFrom = this.lookupAt === 0 ? start : this.lookupAt
+    const tlsFrom = this.tunnelAt === 0 ? this.tcpAt : this.tunnelAt
+    return {
+      dns: this.lookupAt === 0 ? 0 : us(this.lookupAt - start),
+      connect: us(this.tcpAt - tcpFrom),
+      proxyConnect: this.tunnelAt === 0 ? -1 : us(this.tunnelAt - this.tcpAt),
+      tls: this.secure ? us(this.readyAt - tlsFrom) : -1
+    }
   }
 
   onData (buf, start, end) {
@@ -196,6 +244,10 @@ class Connection {
     this.reconnectTimer = null
     if (this.socket) this.socket.destroy()
   }
+}
+
+function us (ms) {
+  return ms > 0 ? Math.round(ms * 1000) : 0
 }
 
 module.exports = { Connection }

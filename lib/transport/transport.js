@@ -26,8 +26,15 @@ function plain (target, connection) {
   const socket = target.socketPath
     ? net.connect({ path: target.socketPath, onread })
     : net.connect({ host: target.hostname, port: target.port, onread, noDelay: true })
+  marks(socket, connection)
   socket.once('connect', () => connection.onConnect())
   return socket
+}
+
+// When the name lookup ended, marked on the connection (connection.js,
+// phases()): a listener per socket, nothing per request.
+function marks (socket, connection) {
+  socket.once('lookup', () => connection.mark('lookup'))
 }
 
 function secure (target, connection, tlsConfig) {
@@ -48,6 +55,9 @@ function secure (target, connection, tlsConfig) {
   const socket = tls.connect(options)
   socket.setNoDelay(true)
   if (target.protocol === 'h2') socket.once('error', notOffered)
+  marks(socket, connection)
+  // TCP is up: the handshake starts.
+  socket.once('connect', () => connection.mark('tcp'))
   socket.once('secureConnect', () => connection.onConnect())
   // Resuming the session makes reconnects (reconnectRate, Connection:
   // close) cost one round trip instead of a full handshake.

@@ -40,7 +40,11 @@ function tunnelTransport (target, proxy, tlsConfig) {
 
   return (connection) => {
     const raw = net.connect({ host: proxy.hostname, port: proxy.port, noDelay: true })
-    raw.once('connect', () => raw.write(request))
+    raw.once('lookup', () => connection.mark('lookup'))
+    raw.once('connect', () => {
+      connection.mark('tcp')
+      raw.write(request)
+    })
     let head = null
     const onReadable = () => {
       let chunk
@@ -63,6 +67,7 @@ function tunnelTransport (target, proxy, tlsConfig) {
         }
         // The server speaks only after our ClientHello, so nothing of the
         // tunnel can have come with the proxy's answer.
+        connection.mark('tunnel')
         return start()
       }
     }

@@ -22,7 +22,7 @@ const PROTOCOL = ['inFlight', 'ready', 'accepting', 'spent', 'open', 'connected'
   'sendHeld', 'retire', 'refresh', 'stop']
 // What a protocol may use of its Client, once made.
 const CLIENT = ['respond', 'overflowed', 'requestFailed', 'resend', 'fail', 'pump', 'checkIdle', 'sendEach',
-  'emitHeaders', 'wantBody', 'wantHeaders', 'maxBodySize', 'sentOnSocket', 'pendingRequest', 'stopped', 'target']
+  'emitHeaders', 'wantBody', 'wantHeaders', 'maxBodySize', 'sentOnSocket', 'pendingRequest', 'stopped', 'target', 'readAt']
 // What a Connection calls of the Client it carries (lib/transport/connection.js).
 const CONNECTION = ['onOpen', 'onReady', 'onData', 'onEnd', 'onClose', 'onFail', 'dropInFlight', 'nothingLeft',
   'finish', 'inFlight', 'sentOnSocket', 'done', 'oldestSentAt', 'setUpSince']

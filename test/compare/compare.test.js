@@ -30,6 +30,18 @@ t.test('a 20% change is significant, each metric in its direction', async (t) =>
     t.ok(m[key].ci[0] < m[key].change && m[key].change < m[key].ci[1], `${key}: the change is inside its interval`)
   }
   t.equal(m.errors.verdict, '~', 'no errors in either')
+  for (const key of ['ttfb', 'transfer']) {
+    t.equal(m[key].verdict, 'worse', `${key} mean: slower is worse`)
+    t.equal(m[key].test, 'mann-whitney')
+    t.same(m[key].n, [10, 10], `${key}: n = intervals`)
+    t.ok(m[key].change > 0.15 && m[key].change < 0.25, `${key} +${(m[key].change * 100).toFixed(1)}%`)
+  }
+  t.match(formatComparison(compare(a, b)), /TTFB mean .* worse/)
+  t.match(formatComparison(compare(a, b)), /Req\/Sec, errors, TTFB and transfer \(medians of the interval means\): Mann–Whitney U/)
+  const old = { ...a, series: { ...a.series } }
+  delete old.series.ttfbMean
+  t.same(compare(old, b).metrics.map((x) => x.key), ['rps', 'p50', 'p99', 'p99_9', 'errors'], 'no phase rows when a side predates them')
+  t.notMatch(formatComparison(compare(old, b)), /TTFB/)
 
   const back = byKey(compare(b, a))
   t.equal(back.rps.verdict, 'worse', 'the other way round: fewer req/s')

@@ -95,6 +95,31 @@ t.test('100 shards × 1 M latencies merge losslessly, in under 2 s', async (t) =
   t.ok(ms < 2000, `merged in ${ms.toFixed(0)} ms (< 2 s)`)
 })
 
+t.test('timings: phase histograms added, each interval\'s means weighted by its responses', async (t) => {
+  const { resultOfLatencies } = require('../helpers/synthetic-result')
+  // Two shards of the same seconds: 40% of each latency is its TTFB.
+  const a = JSON.parse(JSON.stringify(resultOfLatencies({ perSecond: [[1000, 1000, 1000], [1500]] })))
+  const b = JSON.parse(JSON.stringify(resultOfLatencies({ perSecond: [[2000], [1500]] })))
+  const merged = mergeResults([a, b])
+  t.equal(merged.timings.ttfb.totalCount, 6)
+  t.equal(merged.timings.tls.totalCount, 4, 'each shard\'s two connections')
+  const both = createLatencyHistogram()
+  for (const us of [400, 400, 400, 600, 800, 600]) both.recordValue(us)
+  t.same(merged.timings.ttfb, { ...toStats(both, LATENCY), totalCount: 6 }, 'as one histogram of every TTFB')
+  t.same(merged.series.timed, [4, 2])
+  t.same(merged.series.ttfbMean, [0.5, 0.6], '(3 × 0.4 + 0.8) / 4 ms in the first second')
+  t.same(merged.series.transferMean, [0.75, 0.9])
+  t.ok(merged.histograms.timings.ttfb, 'saved again, for the next merge')
+  const old = JSON.parse(JSON.stringify(a))
+  delete old.timings
+  delete old.histograms.timings
+  delete old.series.ttfbMean
+  delete old.series.transferMean
+  delete old.series.timed
+  t.equal(mergeResults([old]).timings, undefined, 'results saved before phases were timed: none')
+  t.equal(mergeResults([old, b]).timings.ttfb.totalCount, 2, 'with one that has them: its own')
+})
+
 // A saved shard of 2 s at 10 req/s, with the run it says it is part of.
 function shardOf (index, count, run, extra = {}) {
   const start = Date.UTC(2030, 0, 1)

@@ -132,7 +132,7 @@ function tableRows (page, id) {
 }
 
 function checkCharts (t, charts, expected) {
-  t.same(Object.keys(charts).sort(), Object.keys(expected).sort(), 'the three charts')
+  t.same(Object.keys(charts).sort(), Object.keys(expected).sort(), 'the charts')
   for (const [id, labels] of Object.entries(expected)) {
     const c = charts[id]
     t.same(c.labels, labels, `${id}: series`)
@@ -313,7 +313,8 @@ function main () {
       checkCharts(t, charts, {
         'latency-percentiles': ['Latency (corrected)', 'Latency (uncorrected)'],
         'requests-over-time': ['Responses/s', 'Errors/s'],
-        'latency-over-time': ['p50 (corrected)', 'p99 (corrected)', 'generator pause (max)']
+        'latency-over-time': ['p50 (corrected)', 'p99 (corrected)', 'generator pause (max)'],
+        'timings-over-time': ['Transfer (mean)', 'Time to first byte (mean)', 'Wait before send (mean)']
       })
       const distribution = charts['latency-percentiles']
       t.equal(distribution.xDistr, 3, 'percentiles on a log axis')
@@ -347,7 +348,9 @@ function main () {
       checkCharts(t, await drawn(page), {
         'latency-percentiles': ['stall (corrected)', 'stall (uncorrected)', 'steady.json'],
         'requests-over-time': ['stall responses/s', 'stall errors/s', 'steady.json responses/s', 'steady.json errors/s'],
-        'latency-over-time': ['stall p50 (corrected)', 'stall p99 (corrected)', 'stall generator pause', 'steady.json p50 (from send)', 'steady.json p99 (from send)', 'steady.json generator pause']
+        'latency-over-time': ['stall p50 (corrected)', 'stall p99 (corrected)', 'stall generator pause', 'steady.json p50 (from send)', 'steady.json p99 (from send)', 'steady.json generator pause'],
+        'timings-over-time-1': ['Transfer (mean)', 'Time to first byte (mean)', 'Wait before send (mean)'],
+        'timings-over-time-2': ['Transfer (mean)', 'Time to first byte (mean)']
       })
       await checkTables(t, page, [{ result: saved[0] }, { result: saved[1] }])
       await screenshot(t, page, 'report-two.png')

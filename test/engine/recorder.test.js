@@ -182,6 +182,47 @@ t.test('per-second series: [end, responses, bytes, errors, latency, p50, p99, lo
   t.same(snap.series, r.series)
 })
 
+t.test('timings: each connection\'s steps once, each response\'s first byte and transfer per interval and in the run', async (t) => {
+  const r = new Recorder({ excludeErrorStats: true })
+  r.connected({ dns: 0, connect: 150, proxyConnect: -1, tls: -1 })
+  r.connected({ dns: 2000, connect: 300, proxyConnect: 700, tls: 4000 })
+  r.response(200, 10, 2800, 1000, 1800)
+  r.response(200, 10, 1200, 1200, 0)
+  r.response(500, 10, 9000, 9000, 0) // not counted in the stats, as its latency is not
+  r.sample(1000)
+  r.response(200, 10, 2000, 1500, 500)
+  r.sample(2000)
+  r.sample(3000)
+  const counts = (name) => buckets(r.timings[name])
+  t.same(counts('dns'), [[0, 1], [2000, 1]], 'a name that is an address takes no lookup: 0')
+  t.same(counts('connect'), [[150, 1], [300, 1]])
+  t.same(counts('proxyConnect'), [[700, 1]], 'only through a proxy\'s tunnel')
+  t.same(counts('tls'), [[4000, 1]], 'only over TLS')
+  t.same(counts('ttfb'), [[1000, 1], [1200, 1], [1500, 1]], 'per response, 2xx only with excludeErrorStats')
+  t.same(counts('transfer'), [[0, 1], [500, 1], [1800, 1]])
+  t.same(r.series.map((s) => s.slice(9)), [[2200, 1800, 2], [1500, 500, 1], [0, 0, 0]], 'each interval: ttfb and transfer sums (µs) and how many')
+  const snap = r.snapshot({ start: 0, finish: 3000, form: 'encoded' })
+  t.same(Object.keys(snap.timings), ['dns', 'connect', 'proxyConnect', 'tls', 'ttfb', 'transfer'])
+  t.same(buckets(decode(snap.timings.ttfb)), [[1000, 1], [1200, 1], [1500, 1]], 'encoded when it leaves the thread')
+  r.cut({ start: 0, finish: 3000 })
+  t.same(Object.values(r.timings).map((h) => h.totalCount), [0, 0, 0, 0, 0, 0], 'a cut starts them afresh')
+})
+
+t.test('timings under a plan: each response\'s TTFB recorded as it comes (its latency counts from the plan)', async (t) => {
+  const r = new Recorder({ trackUncorrected: true })
+  r.response(200, 10, 1900, 400, 0)
+  r.response(200, 10, 1700, 300, 500)
+  r.sample(1000)
+  t.same(buckets(r.timings.ttfb), [[300, 1], [400, 1]], 'not the corrected latency')
+  t.same(buckets(r.timings.transfer), [[0, 1], [500, 1]])
+  t.same(r.series[0].slice(9), [700, 500, 2])
+  const open = new Recorder()
+  open.response(200, 10, 900, 900, 0)
+  open.flushPartial()
+  t.same(buckets(open.timings.ttfb), [[900, 1]], 'a partial interval settles its responses into the run\'s too')
+  t.same(buckets(open.timings.transfer), [[0, 1]])
+})
+
 t.test('snapshot shape', async (t) => {
   const r = new Recorder({ trackUncorrected: true })
   r.lateness = createLatencyHistogram() // as the scheduler's start() does
@@ -207,7 +248,7 @@ t.test('snapshot shape', async (t) => {
     '1xx', '2xx', '3xx', '4xx', '5xx', 'busy', 'duration', 'errorCodes', 'errors', 'errorsByCause', 'finish', 'inFlight', 'late', 'latencies',
     'lateNoConnection', 'lateOwn', 'lateStarved', 'pauses',
     'latenciesUncorrected', 'lateness', 'loopDelay', 'mismatches', 'non2xx', 'planned', 'resent', 'resets', 'samples', 'series', 'start',
-    'statusCodeStats', 'targetRate', 'timeouts', 'totalBytes', 'totalCompletedRequests', 'totalRequests'
+    'statusCodeStats', 'targetRate', 'timeouts', 'timings', 'totalBytes', 'totalCompletedRequests', 'totalRequests'
   ].sort())
   t.equal(snap.latencies, r.latency, 'in-process: the histogram itself')
   t.equal(snap.latenciesUncorrected, r.latencyUncorrected)

@@ -10,7 +10,7 @@
 // What a protocol may use of its Client (lib/client/client.js's header),
 // and what it takes of it once, at construction.
 const DECLARED = new Set(['respond', 'overflowed', 'requestFailed', 'resend', 'fail', 'pump', 'checkIdle', 'sendEach',
-  'emitHeaders', 'wantBody', 'wantHeaders', 'maxBodySize', 'sentOnSocket', 'pendingRequest', 'stopped', 'target'])
+  'emitHeaders', 'wantBody', 'wantHeaders', 'maxBodySize', 'sentOnSocket', 'pendingRequest', 'stopped', 'target', 'readAt'])
 const AT_CONSTRUCTION = new Set(['connection', 'sequence'])
 
 function fakeSocket () {
@@ -62,6 +62,8 @@ function fakeClient (sequence, options = {}) {
     sentOnSocket: 0,
     pendingRequest: null,
     stopped: false,
+    // The time of the read being handled.
+    readAt: 0,
     respond: note('respond'),
     overflowed: note('overflowed'),
     requestFailed: note('requestFailed'),

@@ -29,7 +29,10 @@ function randomResult ({
     const level = latencyMs * 1000 * Math.exp(drift * gaussian(random))
     for (let k = 0; k < n; k++) {
       recorder.started(1)
-      recorder.response(200, 100, Math.max(1, Math.round(level * Math.exp(spread * gaussian(random)))))
+      const us = Math.max(1, Math.round(level * Math.exp(spread * gaussian(random))))
+      // The first byte at 70% of it, the rest its transfer.
+      const ttfb = Math.round(us * 0.7)
+      recorder.response(200, 100, us, ttfb, us - ttfb)
     }
     const e = typeof errors === 'function' ? errors(i) : errors
     if (e > 0) {

@@ -11,10 +11,15 @@ const { aggregateResult } = require('../../lib/results/result')
 // function of each latency giving its service time (turns on the rate).
 function resultOfLatencies ({ title, url = 'http://127.0.0.1:1/', perSecond, uncorrected, start = Date.UTC(2024, 0, 2, 3, 4, 5), status = 200 }) {
   const recorder = new Recorder({ trackUncorrected: Boolean(uncorrected) })
+  // Two connections opened: looked up, connected, a TLS handshake each.
+  for (const us of [300, 500]) recorder.connected({ dns: us, connect: us / 2, proxyConnect: -1, tls: us * 4 })
   perSecond.forEach((latencies, i) => {
     for (const us of latencies) {
       recorder.started(1)
-      recorder.response(status, 100, us)
+      // Its first byte at 40% of its latency, as a response that takes
+      // its time in both phases.
+      const ttfb = Math.round(us * 0.4)
+      recorder.response(status, 100, us, ttfb, us - ttfb)
       if (uncorrected) recorder.uncorrected(status, uncorrected(us))
     }
     recorder.sample(start + (i + 1) * 1000)

@@ -42,6 +42,26 @@ function h1 ({ entries, pipelining = 4, rated = false, sequence = {}, client = {
   return { protocol, read, sequence: seq, ...fake }
 }
 
+t.test('a response\'s first byte: the time of the read that brought the start of its head, however the rest comes', async (t) => {
+  const { protocol, read, calls, state } = h1({ pipelining: 4 })
+  protocol.send(3, 100, null)
+  const [a, b, c] = [OK.slice(0, 5), OK.slice(5), OK.slice(0, 20)]
+  state.readAt = 110
+  read(a)
+  state.readAt = 120
+  read(b, c)
+  state.readAt = 130
+  read(OK.slice(20), '\r\n', OK)
+  t.same(callsOf(calls, 'respond').map((r) => r[7]), [110, 120, 130], 'a head split across reads, one that starts in the read the last ends, stray line ends before one')
+  // An interim response's head starts the response.
+  protocol.send(1, 200, null)
+  state.readAt = 210
+  read('HTTP/1.1 100 Continue\r\n\r\n')
+  state.readAt = 220
+  read(OK)
+  t.same(callsOf(calls, 'respond').map((r) => r[7]), [110, 120, 130, 210])
+})
+
 t.test('the module: its name, its factory, its encoding', async (t) => {
   t.equal(http1.name, 'http/1.1')
   t.equal(http1.encodingFor({ secure: true }), http1Encoding)
@@ -83,25 +103,27 @@ t.test('room(): closed loop, refilled once half the pipeline is free; under a ra
 })
 
 t.test('send(): one request repeated is one write of n copies, built once per n', async (t) => {
-  const { protocol, socket, read, calls } = h1({ pipelining: 8 })
+  const { protocol, socket, read, calls, state } = h1({ pipelining: 8 })
   protocol.send(3, 100, null)
   t.same(socket.writes.map((b) => b.toString('latin1')), [request('/').repeat(3)])
+  state.readAt = 150
   read(OK, OK, OK)
   protocol.send(3, 200, null)
   t.equal(socket.originals[1], socket.originals[0], 'the same Buffer for the same n')
   protocol.send(2, 300, [250, 260])
   t.equal(socket.writes[2].toString('latin1'), request('/').repeat(2))
+  state.readAt = 350
   read(OK, OK, OK, OK, OK)
   t.same(callsOf(calls, 'respond'), [
-    [200, len(OK), 100, 100, 0, null, null],
-    [200, len(OK), 100, 100, 0, null, null],
-    [200, len(OK), 100, 100, 0, null, null],
-    [200, len(OK), 200, 200, 0, null, null],
-    [200, len(OK), 200, 200, 0, null, null],
-    [200, len(OK), 200, 200, 0, null, null],
-    [200, len(OK), 300, 250, 0, null, null],
-    [200, len(OK), 300, 260, 0, null, null]
-  ], 'each response with its own request\'s times: sent, and planned (now when not rated)')
+    [200, len(OK), 100, 100, 0, null, null, 150],
+    [200, len(OK), 100, 100, 0, null, null, 150],
+    [200, len(OK), 100, 100, 0, null, null, 150],
+    [200, len(OK), 200, 200, 0, null, null, 350],
+    [200, len(OK), 200, 200, 0, null, null, 350],
+    [200, len(OK), 200, 200, 0, null, null, 350],
+    [200, len(OK), 300, 250, 0, null, null, 350],
+    [200, len(OK), 300, 260, 0, null, null, 350]
+  ], 'each response with its own request\'s times: sent, planned (now when not rated), and the read that brought its first byte')
   t.equal(protocol.inFlight, 0)
 })
 
@@ -163,9 +185,9 @@ t.test('queue() and flush(): a batch built one by one is one write; the slots ke
   // The HEAD's response has a Content-Length and no body.
   read(HEAD_OK, OK, OK)
   t.same(callsOf(calls, 'respond'), [
-    [200, len(HEAD_OK), 5, 3, 0, null, null],
-    [200, len(OK), 5, 4, 1, null, null],
-    [200, len(OK), 6, 6, 1, null, null]
+    [200, len(HEAD_OK), 5, 3, 0, null, null, 0],
+    [200, len(OK), 5, 4, 1, null, null, 0],
+    [200, len(OK), 6, 6, 1, null, null, 0]
   ])
 
   const order = h1({ entries: [{ path: '/a' }, { path: '/b' }], sequence: { order: sharedOrder('sequential', 2) } })
@@ -302,7 +324,7 @@ t.test('bodies: kept only when wanted, copied, and a body above maxBodySize is r
   const plain = h1()
   plain.protocol.send(1, 0, null)
   plain.read(OK)
-  t.same(callsOf(plain.calls, 'respond'), [[200, len(OK), 0, 0, 0, null, null]], 'nobody wants it: no body, no headers')
+  t.same(callsOf(plain.calls, 'respond'), [[200, len(OK), 0, 0, 0, null, null, 0]], 'nobody wants it: no body, no headers')
 })
 
 t.test('a response to no request fails the connection', async (t) => {

@@ -156,15 +156,19 @@ t.test('bodies waiting go in the order they were sent', async (t) => {
 })
 
 t.test('a response ends on END_STREAM, with its own request\'s times and entry, in any order', async (t) => {
-  const { protocol, feed, calls } = h2({ pipelining: 4, settings: {} })
+  const { protocol, feed, calls, state } = h2({ pipelining: 4, settings: {} })
   protocol.send(2, 10, [7, 8])
   const body = Buffer.from('hello')
-  feed(encodeHeaders(3, OK, false), encodeData(3, body, true))
+  state.readAt = 20
+  feed(encodeHeaders(3, OK, false))
+  state.readAt = 25
+  feed(encodeData(3, body, true))
   // Bytes read: the frames as they came, 9-octet headers and all.
-  t.same(callsOf(calls, 'respond'), [[200, 9 + OK.length + 9 + 5, 10, 8, 0, null, null]], 'stream 3 first: the second request\'s plan')
+  t.same(callsOf(calls, 'respond'), [[200, 9 + OK.length + 9 + 5, 10, 8, 0, null, null, 20]], 'stream 3 first: the second request\'s plan, its first byte in the read of its HEADERS')
   t.equal(protocol.inFlight, 1)
+  state.readAt = 30
   feed(encodeHeaders(1, OK, true))
-  t.same(callsOf(calls, 'respond')[1], [200, 9 + OK.length, 10, 7, 0, null, null], 'a response of HEADERS alone')
+  t.same(callsOf(calls, 'respond')[1], [200, 9 + OK.length, 10, 7, 0, null, null, 30], 'a response of HEADERS alone')
   t.equal(protocol.inFlight, 0)
   t.equal(protocol.room(), 4, 'the slots are free again')
 })

@@ -130,6 +130,30 @@ t.test('-l adds the full percentile table', async (t) => {
   }
 })
 
+t.test('--timings (and -l) adds where the time went: a row per phase taken', async (t) => {
+  const phase = (p50, count) => ({ ...stats(p50, 0), p50, p99: p50 * 2, average: p50 + 0.5, mean: p50 + 0.5, max: p50 * 3, totalCount: count })
+  const timings = { dns: phase(1.5, 10), connect: phase(0.25, 10), proxyConnect: phase(0, 0), tls: phase(4, 10), ttfb: phase(2, 1500), transfer: phase(0, 1500) }
+  const result = fixture({ timings })
+  const tables = parseTables(printResult(result, { outputStream: plain, renderTimings: true }))
+  t.equal(tables.length, 3)
+  t.same(tables[2], [
+    ['Phase', '50%', '99%', 'Avg', 'Max', 'Count'],
+    ['DNS lookup', '1.5 ms', '3 ms', '2 ms', '4.5 ms', '10'],
+    ['TCP connect', '0.25 ms', '0.5 ms', '0.75 ms', '0.75 ms', '10'],
+    ['TLS handshake', '4 ms', '8 ms', '4.5 ms', '12 ms', '10'],
+    ['TTFB', '2 ms', '4 ms', '2.5 ms', '6 ms', '1,500'],
+    ['Transfer', '0 ms', '0 ms', '0.5 ms', '0 ms', '1,500']
+  ], 'no row for the proxy\'s CONNECT, which no connection took')
+  const text = printResult(result, { outputStream: plain, renderTimings: true })
+  t.match(text, /TTFB: from the write to the first byte of the response; transfer: the rest of it\./)
+  t.notMatch(text, /latency = wait/)
+  t.equal(parseTables(printResult(result, { outputStream: plain, renderLatencyTable: true })).length, 4, '-l prints it too, before the percentiles')
+  t.equal(parseTables(printResult(result, { outputStream: plain })).length, 2, 'not printed unless asked')
+  t.equal(parseTables(printResult(fixture(), { outputStream: plain, renderTimings: true })).length, 2, 'nothing for a result without timings')
+  const rated = printResult(fixture({ timings, rate: { target: 100, achieved: 100, late: 0, arrivals: 'uniform' } }), { outputStream: plain, renderTimings: true })
+  t.match(rated, /Under a fixed rate, Latency also counts the wait from the planned send time to the write: latency = wait \+ TTFB \+ transfer\./)
+})
+
 t.test('--renderStatusCodes adds the status code table', async (t) => {
   const result = fixture({ statusCodeStats: { 200: { count: 1500 }, 404: { count: 3 } } })
   const tables = parseTables(printResult(result, { outputStream: plain, renderStatusCodes: true }))

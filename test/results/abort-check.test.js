@@ -30,4 +30,5 @@ t.test('unit: the check reads the live recorder, after the delay, and skips gene
   t.equal(createAbortCheck(['non2xx < 1'], 0)(r, 3, false).expression, 'non2xx < 1', 'the 500 is a non-2xx')
   t.equal(createAbortCheck(['rps > 1000'], 0)(r, 1, true).expression, 'rps > 1000', '101 responses in 1 s')
   t.equal(createAbortCheck(['generator.late < 1'], 0)(r, 3, true), null, 'generator terms wait for the whole run')
+  t.equal(createAbortCheck(['timings.ttfb.p99 < 1us'], 0)(r, 3, true), null, 'timings terms too')
 })

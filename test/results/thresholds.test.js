@@ -75,6 +75,32 @@ t.test('values they are held to', async (t) => {
   t.throws(() => evaluateThresholds(['p95<1s'], old), /no histogram/)
 })
 
+t.test('timings.<phase>.<stat>: a phase of result.timings, held as latency is', async (t) => {
+  const p = (e) => {
+    const { metric, operator, limit, unit, kind, percentile, phase } = parseThreshold(e)
+    return { metric, operator, limit, unit, kind, percentile, phase }
+  }
+  t.same(p('timings.ttfb.p99<20ms'), { metric: 'timings.ttfb.p99', operator: '<', limit: 20, unit: 'ms', kind: 'timing', percentile: 99, phase: 'ttfb' })
+  t.same(p('timings.proxyConnect.avg <= 2'), { metric: 'timings.proxyConnect.avg', operator: '<=', limit: 2, unit: 'ms', kind: 'timing', percentile: undefined, phase: 'proxyConnect' })
+  t.same(p('TIMINGS.TLS.max < 1s').limit, 1000, 'any case, any latency unit')
+  t.same(p('timings.dns.p(99.9) < 500us').limit, 0.5)
+  t.same(p('timings.transfer.mean<3').metric, 'timings.transfer.avg')
+  for (const bad of ['timings.ttfb<1ms', 'timings.wait.p99<1ms', 'timings.ttfb.errors<1', 'timings.ttfb.p99<1MB', 'timings..p99<1']) {
+    t.throws(() => parseThreshold(bad), /timing terms|not a statistic|not a latency unit/, `refused: ${JSON.stringify(bad)}`)
+  }
+
+  const ttfb = createLatencyHistogram()
+  for (let i = 1; i <= 100; i++) ttfb.recordValue(i * 100) // 0.1..10 ms
+  const stats = { average: 5.05, min: 0.1, max: 10, stddev: 2.9, p50: 5, p99: 9.9, totalCount: 100 }
+  const result = { timings: { ttfb: stats, tls: { average: 0, max: 0, totalCount: 0 } }, histograms: { timings: { ttfb: encode(ttfb), tls: encode(createLatencyHistogram()) } } }
+  const out = evaluateThresholds(['timings.ttfb.p95 < 9ms', 'timings.ttfb.avg < 5ms', 'timings.ttfb.max <= 10', 'timings.tls.p99 == 0', 'timings.tls.max == 0'], result)
+  t.same(out.map((r) => [r.value, r.ok]), [[9.503, false], [5.05, false], [10, true], [0, true], [0, true]], 'percentiles from the histogram, the rest from the stats; a phase not taken is 0')
+  const saved = { timings: result.timings }
+  t.same(evaluateThresholds(['timings.ttfb.p99 < 10'], saved).map((r) => r.value), [9.9], 'without histograms: the stats\' percentiles')
+  t.throws(() => evaluateThresholds(['timings.ttfb.p95 < 10'], saved), /no histogram to take p95 from/)
+  t.throws(() => evaluateThresholds(['timings.ttfb.p99 < 10'], {}), /this result has no timings/)
+})
+
 t.test('library: result.thresholds, and a malformed expression rejected', async (t) => {
   const url = await httpServer(t, (req, res) => setTimeout(() => res.end('ok'), 20))
   const result = await autocannon({ url, connections: 2, duration: 1, thresholds: ['p99 < 2s', 'p50 < 1ms', 'errors == 0'] })

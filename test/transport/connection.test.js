@@ -92,6 +92,43 @@ t.test('open, ready, data: the protocol is told, in order', async (t) => {
   t.equal(sockets.length, 1, 'open() with a socket already: nothing')
 })
 
+t.test('phases(): each step of opening the socket from the marks the transport set, in µs; a step not taken is -1, a lookup not needed 0', async (t) => {
+  const { c } = connectionOf()
+  c.open()
+  const start = c.connectStartedAt
+  // Plain TCP to an address: no lookup, connected when ready.
+  c.readyAt = 0
+  c.onConnect()
+  const plain = c.phases()
+  t.same([plain.dns, plain.proxyConnect, plain.tls], [0, -1, -1])
+  t.equal(plain.connect, Math.round((c.readyAt - start) * 1000))
+  t.equal(c.tcpAt, c.readyAt, 'TCP up at the ready moment')
+  // A name looked up, TCP, a proxy's CONNECT, then TLS.
+  c.stop()
+  const { c: d } = connectionOf()
+  d.open()
+  const at = d.connectStartedAt
+  d.mark('lookup')
+  d.mark('tcp')
+  d.mark('tunnel')
+  t.ok(d.lookupAt >= at && d.tcpAt >= d.lookupAt && d.tunnelAt >= d.tcpAt, 'each step marked when it ends')
+  d.onConnect()
+  t.equal(d.secure, true, 'TCP marked before the ready moment: a handshake followed')
+  d.lookupAt = at + 1
+  d.tcpAt = at + 1.5
+  d.tunnelAt = at + 4
+  d.readyAt = at + 10.25
+  t.same(d.phases(), { dns: 1000, connect: 500, proxyConnect: 2500, tls: 6250 })
+  d.tunnelAt = 0
+  t.same(d.phases(), { dns: 1000, connect: 500, proxyConnect: -1, tls: 8750 }, 'TLS straight after TCP')
+  d.stop()
+  d.stopped = false
+  d.socket = null
+  d.open()
+  t.same([d.lookupAt, d.tcpAt, d.tunnelAt, d.readyAt], [0, 0, 0, 0], 'a new socket starts its marks afresh')
+  d.stop()
+})
+
 t.test('a failure is counted once, however many ways the socket says so', async (t) => {
   const { c, protocol, sockets } = connectionOf({ timeoutMs: 10 })
   c.open()

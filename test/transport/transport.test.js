@@ -17,7 +17,7 @@ const { tempDir } = require('../helpers/recording')
 const { listen } = require('../helpers/listen')
 
 // What a transport may use of its connection (lib/transport/connection.js).
-const SEAM = ['onConnect', 'onData', 'upgrade']
+const SEAM = ['onConnect', 'onData', 'upgrade', 'mark']
 const used = new Set()
 
 const pki = makePki(tempDir(t, 'ac-transport-'))
@@ -27,9 +27,12 @@ const pki = makePki(tempDir(t, 'ac-transport-'))
 function fakeConnection () {
   const conn = {
     events: [],
+    marks: [],
     reads: [],
     socket: null,
     onConnect () { conn.events.push('connect') },
+    // The steps of opening the socket, in order (connection.js, phases()).
+    mark (step) { conn.marks.push(step) },
     onData (buf, start, end) {
       conn.events.push('data')
       conn.reads.push({ buf, start, end, text: buf.toString('latin1', start, end) })
@@ -250,7 +253,7 @@ t.test('TLS: unverified by default; tlsOptions can ask for verification', async 
   t.equal(selfSigned.socket.authorized, false, 'by default: not verified, and connected all the same')
 })
 
-t.test('the seam: a transport uses only onConnect, onData and upgrade of its connection', async (t) => {
+t.test('the seam: a transport uses only onConnect, onData, upgrade and mark of its connection', async (t) => {
   const stray = [...used].filter((name) => !SEAM.includes(name))
   t.same(stray, [], `only the seam's calls (${[...used].sort().join(', ')})`)
   t.ok(used.has('onConnect') && used.has('onData'), 'onConnect and onData both used')

@@ -17,7 +17,7 @@ const { makePki } = require('../helpers/pki')
 const { tempDir } = require('../helpers/recording')
 const { listen } = require('../helpers/listen')
 
-const SEAM = ['onConnect', 'onData', 'upgrade']
+const SEAM = ['onConnect', 'onData', 'upgrade', 'mark']
 const used = new Set()
 
 const pki = makePki(tempDir(t, 'ac-tunnel-'))
@@ -80,9 +80,12 @@ function httpsTarget (port, proxy, over) {
 function fakeConnection ({ accept = true } = {}) {
   const conn = {
     events: [],
+    marks: [],
     text: '',
     upgraded: null,
     onConnect () { conn.events.push('connect') },
+    // The steps of opening the socket, in order (connection.js, phases()).
+    mark (step) { conn.marks.push(step) },
     onData (buf, start, end) {
       conn.events.push('data')
       conn.text += buf.toString('latin1', start, end)
@@ -240,8 +243,8 @@ t.test('refusedRequest: an http target\'s requests answered 407', async (t) => {
     'proxy http://127.0.0.1:3128 refused the requests to http://a.test: 407 Proxy Authentication Required (the credentials were not accepted)')
 })
 
-t.test('the seam: the tunnel uses only onConnect, onData and upgrade of its connection', async (t) => {
+t.test('the seam: the tunnel uses only onConnect, onData, upgrade and mark of its connection', async (t) => {
   const stray = [...used].filter((name) => !SEAM.includes(name))
   t.same(stray, [], `only the seam's calls (${[...used].sort().join(', ')})`)
-  t.same([...used].sort(), [...SEAM].sort(), 'and all three')
+  t.same([...used].sort(), [...SEAM].sort(), 'and all of them')
 })

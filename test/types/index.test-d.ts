@@ -158,6 +158,13 @@ expectType<number>(result.throughput.total)
 expectType<number>(result.latency.p99)
 expectType<number>(result.latency.totalCount)
 expectType<number>(result.latency.p99_999)
+expectType<autocannon.Timings | undefined>(result.timings)
+if (result.timings) {
+  expectType<number>(result.timings.ttfb.p99)
+  expectType<number>(result.timings.tls.totalCount)
+  expectType<number>(result.timings.proxyConnect.average)
+  expectError(result.timings.waiting)
+}
 expectType<number>(result.errorsByCause.connect + result.errorsByCause.hook)
 expectType<number>(result.errorCodes.ECONNREFUSED)
 expectType<number>(result['2xx'] + result.non2xx + result.mismatches + result.resets + result.timeouts)
@@ -236,6 +243,8 @@ expectType<autocannon.Instance<autocannon.Result>>(autocannon.track(instance, {
 expectType<string>(autocannon.printResult(result))
 expectType<string>(autocannon.printResult(result, { outputStream: process.stderr, renderLatencyTable: true, renderStatusCodes: true, verbose: false }))
 expectError(autocannon.printResult(result, { renderLatencyTable: 'yes' }))
+expectType<string>(autocannon.printResult(result, { renderTimings: true }))
+expectError(autocannon.printResult(result, { renderTimings: 'yes' }))
 expectError(autocannon.track(instance, { outputStream: 'stderr' }))
 
 declare const raw: autocannon.RawResult

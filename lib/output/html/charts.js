@@ -7,6 +7,7 @@
 // and, with spanGaps, joins its line across them).
 
 const { percentileDistribution } = require('./percentiles')
+const { decode, valueSum } = require('../../results/histogram')
 
 // Distinct on white and for the common colour-vision deficiencies
 // (Okabe–Ito), in the order lines are added.
@@ -159,6 +160,52 @@ function latencyOverTime (runs) {
   }, lines)
 }
 
+// Where each interval's time went, one chart per run that timed it: the
+// mean time to first byte and transfer of its responses, stacked (each
+// line is the sum of the phases up to it, filled below), and under a fixed
+// rate the wait before the write under them: the rest of the mean
+// corrected latency. Means, as means add up where percentiles do not.
+function timingsOverTime (runs) {
+  const drawn = []
+  runs.forEach((run, i) => {
+    const s = run.result.series
+    if (!s || !s.ttfbMean || !s.timed) return
+    const xs = seconds(run)
+    const wait = run.result.rate ? s.timed.map((n, k) => Math.max(0, round3(meanLatency(s.latency && s.latency[k]) - s.ttfbMean[k] - s.transferMean[k]))) : null
+    const base = (k) => wait ? wait[k] : 0
+    const ttfbTop = s.ttfbMean.map((v, k) => round3(base(k) + v))
+    const transferTop = s.transferMean.map((v, k) => round3(ttfbTop[k] + v))
+    // Drawn top first: each lower area is filled over the one above it,
+    // in an opaque pale shade of its line's colour, so each band shows
+    // its own.
+    const lines = [
+      { label: 'Transfer (mean)', color: '#009e73', fill: '#bfe7dc', points: zip(xs, transferTop) },
+      { label: 'Time to first byte (mean)', color: '#0072b2', fill: '#bfdcec', points: zip(xs, ttfbTop) }
+    ]
+    if (wait) lines.push({ label: 'Wait before send (mean)', color: '#e69f00', fill: '#f9e7bf', points: zip(xs, wait) })
+    const several = runs.length > 1
+    drawn.push(chart({
+      id: several ? `timings-over-time-${i + 1}` : 'timings-over-time',
+      kind: 'time',
+      stacked: true,
+      title: several ? `Where the time went per interval: ${run.name}` : 'Where the time went per interval',
+      xLabel: 'seconds since start',
+      yLabel: 'mean time (ms), stacked'
+    }, lines))
+  })
+  return drawn
+}
+
+function meanLatency (encoded) {
+  if (!encoded) return 0
+  const h = decode(encoded)
+  return h.totalCount === 0 ? 0 : valueSum(h) / h.totalCount / 1000
+}
+
+function round3 (v) {
+  return Math.round(v * 1000) / 1000
+}
+
 // --connectionStages: the connections each interval ended with, beside
 // the requests and latency charts on the same time axis.
 function connectionsOverTime (runs) {
@@ -183,6 +230,7 @@ function charts (runs) {
   const drawn = [latencyPercentiles(runs), requestsOverTime(runs)]
   if (runs.some((run) => run.result.connectionStages)) drawn.push(connectionsOverTime(runs))
   drawn.push(latencyOverTime(runs))
+  drawn.push(...timingsOverTime(runs))
   return drawn
 }
 

@@ -165,6 +165,8 @@
             : { show: true, size: 8, stroke: s.color, fill: s.color }
       }
       if (s.slo) line.paths = level
+      // A stacked chart's areas (charts.js stacks the values).
+      if (s.fill) line.fill = s.fill
       series.push(line)
     }
     const axes = [

@@ -125,6 +125,7 @@ const NOTES = {
   'latency-percentiles': 'Latency at each percentile, on HdrHistogram\'s axis: each "nine" (90%, 99%, 99.9%…) takes the same width. Under a fixed rate, latency counts from when each request should have been sent (corrected for coordinated omission); the uncorrected line counts from when it was.',
   'requests-over-time': 'Responses (requests answered, whatever their status) and errors in each sample interval, per second, at the end of the interval; errors on the right-hand axis.',
   'connections-over-time': 'The connections open at the end of each sample interval, as the connection stages ramped them (closed as soon as their requests were answered, going down).',
+  'timings-over-time': 'Where the time of each sample interval\'s responses went, as means (they add up; percentiles do not), stacked: time to first byte (from the write of the request to the first byte of the response), then transfer (the rest of the response); under a fixed rate, beneath them, the wait from each request\'s planned send time to its write, so that the top line is the mean corrected latency. The connection steps (DNS, connect, TLS) are in the table below.',
   'latency-over-time': 'Median and 99th percentile of the responses received in each sample interval (corrected under a fixed rate: from each request\'s intended send time; else from when it was sent, as the legend says), and the generator\'s longest event-loop delay in it (a pause of ours that a latency peak matches may be in that peak).',
   capacity: 'The highest rate at which every SLO held, at each connection count: one line per saved search. A point that is not a found capacity is labelled with why (generator-bound, unconfirmed…); no point: no rate passed.',
   noCapacity: 'No rate passed at any connection count: there is no sustained rate to plot (each step\'s latency is below).',
@@ -178,12 +179,13 @@ function resultPart (runs) {
   const html = `${tables.runTable(runs)}
 ${verdicts}
 ${thresholds ? `<h2>Thresholds</h2>\n${thresholds}` : ''}
-${drawn.map((chart) => chartSection(chart, NOTES[chart.id])).join('\n')}
+${drawn.map((chart) => chartSection(chart, NOTES[chart.id] || NOTES[chart.id.replace(/-\d+$/, '')])).join('\n')}
 <h2>Latency, status codes and errors</h2>
 ${tables.latencyTable(runs)}
 ${tables.statusTable(runs)}
 ${tables.errorTable(runs)}
 ${tables.generatorTable(runs)}
+${tables.timingsTable(runs)}
 <h2>As the CLI prints it</h2>
 ${tables.cliTables(runs)}`
   return { html, charts: drawn }

@@ -78,6 +78,28 @@ function runTable (runs) {
   ])
 }
 
+const PHASES = [
+  ['dns', 'DNS lookup'], ['connect', 'TCP connect'], ['proxyConnect', 'Proxy CONNECT'],
+  ['tls', 'TLS handshake'], ['ttfb', 'Time to first byte'], ['transfer', 'Transfer']
+]
+const PHASE_STATS = [['p50', 'p50'], ['p99', 'p99'], ['mean', 'mean'], ['max', 'max']]
+
+// Where the time went: a row per phase some run took, its p50, p99, mean
+// and max (ms) and how many were timed; per connection opened for the
+// first four, per response for the last two.
+function timingsTable (runs) {
+  const timed = runs.filter(({ result }) => result.timings)
+  if (timed.length === 0) return ''
+  const several = timed.length > 1
+  const heads = timed.flatMap(({ name }) => [...PHASE_STATS.map(([, label]) => several ? `${name} ${label}` : label), several ? `${name} count` : 'count'])
+  const rows = PHASES.filter(([key]) => timed.some(({ result }) => result.timings[key] && result.timings[key].totalCount))
+    .map(([key, label]) => row(`timing-${key}`, label, timed.flatMap(({ result }) => {
+      const stats = result.timings[key] || {}
+      return [...PHASE_STATS.map(([k]) => number(stats[k])), integer(stats.totalCount || 0)]
+    })))
+  return table('timings', 'Where the time went (ms): per connection opened, then per response', heads, rows)
+}
+
 const LATENCY_ROWS = [
   ['p50', 'p50'], ['p75', 'p75'], ['p90', 'p90'], ['p99', 'p99'], ['p99_9', 'p99.9'],
   ['p99_99', 'p99.99'], ['p99_999', 'p99.999'], ['max', 'max'], ['mean', 'mean'], ['stddev', 'stddev']
@@ -189,3 +211,4 @@ function cliTables (runs) {
 }
 
 module.exports = { escapeHtml, integer, number, runTable, latencyTable, statusTable, errorTable, generatorTable, thresholdTables, cliTables, cliText }
+module.exports.timingsTable = timingsTable

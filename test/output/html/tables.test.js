@@ -5,7 +5,7 @@
 // result escaped, dashes for what a result does not have.
 
 const t = require('tap')
-const { escapeHtml, integer, number, runTable, statusTable, errorTable, generatorTable, cliText } = require('../../../lib/output/html/tables')
+const { escapeHtml, integer, number, runTable, statusTable, errorTable, generatorTable, cliText, timingsTable } = require('../../../lib/output/html/tables')
 const { resultOfLatencies } = require('../../helpers/synthetic-result')
 
 // The cells of the row with this data-key, as text.
@@ -66,6 +66,28 @@ t.test('status, errors and the generator: every cause, codes sorted, dashes wher
   t.same(cells(split, 'late-starved'), ['of which: not running (other processes had the CPU)', '7', '–'])
   t.same(cells(split, 'pause-own'), ['pauses, its own work: all, longest (ms)', '4.5, 4', '–'])
   t.same(cells(split, 'pause-starved'), ['pauses, not running: all, longest (ms)', '30.25, 20', '–'])
+})
+
+t.test('where the time went: a row per phase some run took, p50, p99, mean, max and count per run', async (t) => {
+  // synthetic-result: two connections (dns 300 and 500 µs, connect half,
+  // TLS four times), each response's first byte at 40% of its latency.
+  const a = resultOfLatencies({ perSecond: [[1000, 2000]] })
+  const html = timingsTable([{ name: 'a', result: a }])
+  const rows = [...html.matchAll(/<tr data-key="([^"]+)"><th scope="row">([^<]+)<\/th>((?:<td>[^<]*<\/td>)*)<\/tr>/g)]
+    .map(([, key, label, cells]) => [key, label, [...cells.matchAll(/<td>([^<]*)<\/td>/g)].map((m) => m[1])])
+  t.same(rows, [
+    ['timing-dns', 'DNS lookup', ['0.3', '0.5', '0.4', '0.5', '2']],
+    ['timing-connect', 'TCP connect', ['0.15', '0.25', '0.2', '0.25', '2']],
+    ['timing-tls', 'TLS handshake', ['1.2', '2', '1.6', '2', '2']],
+    ['timing-ttfb', 'Time to first byte', ['0.4', '0.8', '0.6', '0.8', '2']],
+    ['timing-transfer', 'Transfer', ['0.6', '1.2', '0.9', '1.2', '2']]
+  ], 'no proxy row: no connection took one')
+  t.match(html, /<th scope="col">p50<\/th><th scope="col">p99<\/th><th scope="col">mean<\/th><th scope="col">max<\/th><th scope="col">count<\/th>/)
+  const two = timingsTable([{ name: 'a', result: a }, { name: 'b<', result: a }])
+  t.match(two, /<th scope="col">b&lt; p50<\/th>/, 'a column group per run, names escaped')
+  const old = { ...a }
+  delete old.timings
+  t.equal(timingsTable([{ name: 'o', result: old }]), '', 'nothing for results saved before phases were timed')
 })
 
 t.test('the CLI tables, without colour even when colour is forced', async (t) => {

@@ -6,7 +6,7 @@
 // pack() the same counts uncompressed, which addEncoded() reads too.
 
 const t = require('tap')
-const { createLatencyHistogram, createCountHistogram, encode, pack, decode, addEncoded, addHistogram } = require('../../../lib/results/histogram')
+const { createLatencyHistogram, createCountHistogram, encode, pack, decode, addEncoded, addHistogram, subtractHistogram, valueSum } = require('../../../lib/results/histogram')
 const { decodeFromCompressedBase64, encodeIntoCompressedBase64 } = require('hdr-histogram-js/dist/encoding')
 const Int32Histogram = require('hdr-histogram-js/dist/Int32Histogram').default
 
@@ -92,6 +92,34 @@ t.test('addHistogram() is the library\'s add(): counts, total, min, max and time
   addHistogram(into, stale)
   t.equal(into.totalCount, 4)
   t.same([5, 40, 700, 90000].map((v) => into.getCountAtValue(v)), [1, 1, 1, 1], 'every bucket of the source added')
+})
+
+t.test('subtractHistogram() takes the counts of some values away, min and max found again; valueSum() adds the values up', async (t) => {
+  const all = createLatencyHistogram()
+  const some = createLatencyHistogram()
+  for (const v of [0, 100, 1500, 5000, 9000, 20000]) all.recordValue(v)
+  for (const v of [100, 20000]) some.recordValue(v)
+  subtractHistogram(all, some)
+  const rest = createLatencyHistogram()
+  for (const v of [0, 1500, 5000, 9000]) rest.recordValue(v)
+  t.equal(all.totalCount, 4)
+  t.equal(all.getValueAtPercentile(100), rest.getValueAtPercentile(100))
+  t.equal(all.maxValue, rest.highestEquivalentValue(9000), 'max at its bucket\'s edge')
+  t.equal(all.minNonZeroValue, 1500, 'the lowest left above 0')
+  t.same([50, 75, 99].map((p) => all.getValueAtPercentile(p)), [50, 75, 99].map((p) => rest.getValueAtPercentile(p)))
+  subtractHistogram(all, createLatencyHistogram())
+  t.equal(all.totalCount, 4, 'nothing taken: nothing changes')
+  const zeros = createLatencyHistogram()
+  zeros.recordValue(0)
+  zeros.recordValue(7)
+  const seven = createLatencyHistogram()
+  seven.recordValue(7)
+  subtractHistogram(zeros, seven)
+  t.same([zeros.totalCount, zeros.maxValue, zeros.minNonZeroValue], [1, 0, Number.MAX_SAFE_INTEGER], 'only a zero left: no value above 0')
+  subtractHistogram(seven, seven)
+  t.same([seven.totalCount, seven.maxValue], [0, 0], 'all taken: empty')
+  t.equal(valueSum(rest), 0 + 1500 + 5000 + 9000 + (rest.medianEquivalentValue(9000) - 9000) + (rest.medianEquivalentValue(5000) - 5000), 'each value as its bucket\'s middle')
+  t.equal(valueSum(createLatencyHistogram()), 0)
 })
 
 t.test('an encoding of another layout goes the library\'s way', async (t) => {

@@ -57,7 +57,7 @@ t.test('a search and a result on one page: searches first, chart ids apart', asy
   const result = resultOfLatencies({ title: 'plain', perSecond: [[20000], [21000]] })
   const html = renderHtml([result, searchA()], { names: ['r', 's'] })
   const ids = reportData(html).charts.map((c) => c.id)
-  t.same(ids, ['capacity', 'search-0', 'search-1', 'search-2', 'latency-percentiles', 'requests-over-time', 'latency-over-time'])
+  t.same(ids, ['capacity', 'search-0', 'search-1', 'search-2', 'latency-percentiles', 'requests-over-time', 'latency-over-time', 'timings-over-time'])
   t.ok(html.indexOf('id="capacity"') < html.indexOf('id="run"'), 'the search before the runs')
   t.match(html, /<h2 class="part">Runs<\/h2>/)
   t.same(chart(html, 'capacity').series.map((s) => s.label), ['s'])
