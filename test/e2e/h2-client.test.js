@@ -271,7 +271,8 @@ t.test('merged HTTP/2 results say h2', async (t) => {
   const merged = autocannon.mergeResults(parts)
   t.equal(merged.protocol, 'h2')
   t.equal(merged.requests.total, 100)
-  t.equal(autocannon.mergeResults([parts[0], { ...parts[1], protocol: undefined }]).protocol, undefined, 'not when a part spoke HTTP/1.1')
+  t.throws(() => autocannon.mergeResults([parts[0], { ...parts[1], protocol: undefined }]), { code: 'AC_DIFFERENT_RUNS' }, 'a part that spoke HTTP/1.1 is of another run')
+  t.equal(autocannon.mergeResults([parts[0], { ...parts[1], protocol: undefined }], { force: true }).protocol, 'mixed', 'merged all the same when forced: mixed')
 })
 
 t.test('--findMaxRate over HTTP/2 finds the rate above which the server answers 503; the report says HTTP/2', async (t) => {
