@@ -13,12 +13,10 @@
 // offset of the network). And at -R 1000 the generator's CPU, as a share
 // of one core over the run's wall time.
 
-const path = require('path')
-const { fork } = require('child_process')
 const { measure } = require('./measure')
+const { startServer } = require('./stalls')
 const { ksExponential, ksCritical } = require('../test/helpers/ks')
 
-const SERVER = path.join(__dirname, '..', 'test', 'helpers', 'stall-server.js')
 const ALPHA = 0.01
 const MAX_CPU = 0.15
 const MAX_STRAY_MS = 1
@@ -29,20 +27,6 @@ const CASES = [
   { name: 'poisson -R 1000', rate: 1000, flags: ['--arrivals', 'poisson', '--seed', '42'] },
   { name: 'uniform -R 1000', rate: 1000, flags: [] }
 ]
-
-function startServer (cpus) {
-  return new Promise((resolve, reject) => {
-    const child = cpus
-      ? fork(SERVER, [], { execPath: 'taskset', execArgv: ['-c', cpus, process.execPath], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
-      : fork(SERVER, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
-    child.once('error', reject)
-    child.once('message', ({ port }) => resolve({
-      url: `http://127.0.0.1:${port}/`,
-      report: () => new Promise((resolve) => { child.once('message', resolve); child.send({ report: true }) }),
-      stop: () => child.kill()
-    }))
-  })
-}
 
 // Each arrival's distance from request i's planned time i / rate, after
 // the offset of the plan's start and the network (the 1st percentile of

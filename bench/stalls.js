@@ -22,6 +22,8 @@ const CASES = [
   { name: '-R 20000', flags: ['-c', '100', '-R', '20000'], lateShare: 0.001 }
 ]
 
+// The raw server of test/helpers/stall-server.js in its own process (on
+// `cpus` when given), which records when each request arrived.
 function startServer (cpus) {
   return new Promise((resolve, reject) => {
     const child = cpus
@@ -109,4 +111,4 @@ function renderStalls (s) {
   return [table.toString()]
 }
 
-module.exports = { stallsScenario, renderStalls }
+module.exports = { stallsScenario, renderStalls, startServer }
