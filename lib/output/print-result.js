@@ -143,7 +143,7 @@ function printResult (result, opts) {
     out(`# of samples: ${result.samples}`)
     out('')
 
-    if ((opts.renderTimings || opts.renderLatencyTable) && result.timings) {
+    if (opts.renderTimings && result.timings) {
       out(timingsTable(result, colors).toString())
       out(timingsNote(result))
       out('')
