@@ -154,5 +154,5 @@ t.test('the Dockerfile\'s steps, run in a scratch folder, give a working `autoca
   const result = JSON.parse(out.stdout)
   t.equal(result.requests.total, 20, 'the shard ran its requests')
   t.equal(result.errors, 0)
-  t.same(result.shard, { index: 0, count: 1 }, 'its index from JOB_COMPLETION_INDEX')
+  t.same({ index: result.shard.index, count: result.shard.count }, { index: 0, count: 1 }, 'its index from JOB_COMPLETION_INDEX')
 })

@@ -136,10 +136,10 @@ for (const [rate, seconds] of [[500, 3.5], [1000, 1.8]]) {
     const loopP99 = result.generator.loopDelay.p99
     const text = `KS D ${d.toFixed(4)} against ${critical.toFixed(4)} over ${gaps.length} gaps (the plan's own: ${ksExponential(planGaps, mean).toFixed(4)}); ` +
       `loop delay p99 ${loopP99} ms, the server's loop held up ${serverLoopMax.toFixed(1)} ms at most`
-    // Our loop held up over a millisecond for 1% of the run: sends then
-    // bunch whatever releases them (the server's own pauses are shown, not
-    // excused: its monitor's 10 ms grain sees a few ms on a calm machine).
-    if (d >= critical && loopP99 > 1) return t.skip(`the machine held the generator's loop up: ${text}`)
+    // Our loop held up for 1% of the run (on a calm machine its p99 reads
+    // 0 ms; beside another test file's processes, 0.5 to 1 ms): sends then
+    // bunch whatever releases them.
+    if (d >= critical && loopP99 > 0.25) return t.skip(`the machine held the generator's loop up: ${text}`)
     // The server's own pause of a few ms (its arrivals then bunch in its
     // records, not on the wire) may tip a D just over the line; it cannot
     // make one of twice the critical value, as 1 ms timer releases do
