@@ -129,7 +129,14 @@ http {
         let stderr = ''
         child.stderr.on('data', (b) => { stderr += b })
         child.once('exit', (code) => reject(new Error(`nginx exited (${code}): ${stderr.trim()}`)))
-        t.teardown(() => child.kill('SIGKILL'))
+        // SIGTERM: nginx's master stops its worker, which a SIGKILLed
+        // master would leave running, re-parented to init.
+        t.teardown(() => new Promise((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve()
+          const timer = setTimeout(() => child.kill('SIGKILL'), 2000)
+          child.once('exit', () => { clearTimeout(timer); resolve() })
+          child.kill('SIGTERM')
+        }))
         const tryConnect = (left) => {
           const s = require('net').connect(port, '127.0.0.1', () => { s.destroy(); resolve(port) })
           s.on('error', () => left > 0 ? setTimeout(() => tryConnect(left - 1), 50) : reject(new Error('nginx did not listen')))
