@@ -14,7 +14,7 @@
 // of one core over the run's wall time.
 
 const { measure } = require('./measure')
-const { startServer } = require('./stalls')
+const { startServer, rounds } = require('./stalls')
 const { ksExponential, ksCritical } = require('../test/helpers/ks')
 
 const ALPHA = 0.01
@@ -72,16 +72,7 @@ async function once (tool, c, ctx) {
 async function arrivalsScenario (ctx) {
   const entries = ctx.tools.filter((t) => t.name === 'ours' || t.name === 'baseline')
   ctx.log(`arrivals: fresh CLI runs at -c 10, ${ctx.options.duration} s each, ${ctx.options.reps} round(s)`)
-  const runs = {}
-  for (let i = 0; i < ctx.options.reps; i++) {
-    for (const c of CASES) {
-      for (const tool of entries) {
-        const key = `${tool.name} ${c.name}`
-        runs[key] = runs[key] || []
-        runs[key].push(await once(tool, c, ctx))
-      }
-    }
-  }
+  const runs = await rounds(ctx, CASES, entries, once)
   const worst = (key, field) => Math.max(...runs[key].map((r) => r[field]))
   const goals = []
   for (const c of CASES) {

@@ -72,12 +72,12 @@ async function once (tool, c, ctx) {
   }
 }
 
-async function stallsScenario (ctx) {
-  const entries = ctx.tools.filter((t) => t.name === 'ours' || t.name === 'baseline')
-  ctx.log(`stalls: fresh CLI runs at a fixed rate, ${ctx.options.duration} s each, ${ctx.options.reps} round(s)`)
+// Each case once by each tool in every round, so that drift falls on all
+// of them alike: { 'tool case': [one result a round] }.
+async function rounds (ctx, cases, entries, once) {
   const runs = {}
   for (let i = 0; i < ctx.options.reps; i++) {
-    for (const c of CASES) {
+    for (const c of cases) {
       for (const tool of entries) {
         const key = `${tool.name} ${c.name}`
         runs[key] = runs[key] || []
@@ -85,6 +85,13 @@ async function stallsScenario (ctx) {
       }
     }
   }
+  return runs
+}
+
+async function stallsScenario (ctx) {
+  const entries = ctx.tools.filter((t) => t.name === 'ours' || t.name === 'baseline')
+  ctx.log(`stalls: fresh CLI runs at a fixed rate, ${ctx.options.duration} s each, ${ctx.options.reps} round(s)`)
+  const runs = await rounds(ctx, CASES, entries, once)
   const worst = (key, field) => Math.max(...(runs[key] || []).map((r) => r[field] === null ? -Infinity : r[field]))
   const goals = []
   for (const c of CASES) {
@@ -111,4 +118,4 @@ function renderStalls (s) {
   return [table.toString()]
 }
 
-module.exports = { stallsScenario, renderStalls, startServer }
+module.exports = { stallsScenario, renderStalls, startServer, rounds }
