@@ -1214,7 +1214,8 @@ declare namespace autocannon {
     /** req/s of the closed-loop probe. */
     ceiling: number
     status: 'found' | 'below-low' | 'generator-bound' | 'at-ceiling' | 'unconfirmed' | 'max-steps' | null
-    best: { rate: number, confirmed: boolean, summary: Record<string, unknown> } | null
+    /** rate: the step's target, or what a Poisson plan drew below it in the window (target). */
+    best: { rate: number, target: number, confirmed: boolean, summary: Record<string, unknown> } | null
     failed: { rate: number, reason: string, summary: Record<string, unknown> } | null
     bracket: [number | null, number | null]
     /** The lowest failure was chance (a pN within chance of its bound over the longest step allowed); the sentence says so. */

@@ -57,7 +57,9 @@ function sentence (out, cfg) {
   const at = cfg.connections ? ` at ${thousands(cfg.connections, 3)} connection${cfg.connections === 1 ? '' : 's'}` : ''
   const slos = cfg.slos.length ? ` with ${cfg.slos.map(sloText).join(' and ')}` : ''
   const arrivals = cfg.arrivals === 'poisson' ? ' of Poisson arrivals' : ''
-  const sustains = (b) => `${rate(b.rate)} req/s${arrivals}${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
+  // A Poisson plan that drew fewer requests than its target says so.
+  const drew = (b) => b.target > b.rate ? ` (what a plan of ${rate(b.target)} req/s drew, by chance)` : ''
+  const sustains = (b) => `${rate(b.rate)} req/s${arrivals}${drew(b)}${at}${slos} (${measuredAll(b.summary, cfg.slos)})`
   const failed = out.failed ? `; ${rate(out.failed.rate)} req/s failed (${out.failed.reason})` : ''
   const text = main(out, cfg, { at, sustains, failed })
   // An answer resting on a failure that was chance says so.

@@ -37,8 +37,8 @@ const {
  * @typedef {object} Outcome
  * @property {null|'found'|'below-low'|'generator-bound'|'at-ceiling'|'unconfirmed'|'max-steps'} status
  *   null while the search runs
- * @property {{ rate: number, confirmed: boolean, summary: object }|null} best highest passing rate
- *   below every failure; summary: achieved, p50, p99, p999, errors, errorRatio, samples,
+ * @property {{ rate: number, target: number, confirmed: boolean, summary: object }|null} best highest passing rate
+ *   below every failure: its target, or what a Poisson plan drew below it (rate); summary: achieved, p50, p99, p999, errors, errorRatio, samples,
  *   duration, kind, slos [{ expression, value, ok, implied }]
  * @property {{ rate: number, reason: string, summary: object }|null} failed lowest failing rate
  * @property {{ rate: number, reason: string }|null} generatorBound lowest generator-bound rate
@@ -335,10 +335,18 @@ function createSearch (opts) {
     state.phase = 'bisect'
   }
 
+  // A pass shows the rate the server was offered: the step's target, or
+  // less when a Poisson plan drew fewer requests than the target in the
+  // window (a 2 s step at 1,024 req/s may draw 1,002/s by chance).
+  function sustainedRate (entry) {
+    const drawn = entry.judgement.values && entry.judgement.values.drawn
+    return drawn > 0 && drawn < entry.step.rate ? Math.floor(drawn) : entry.step.rate
+  }
+
   function outcome () {
     const hi = upper()
     const best = state.lo && state.status !== 'below-low'
-      ? { rate: state.lo.step.rate, confirmed: state.confirmed, summary: summaryOf(state.lo) }
+      ? { rate: sustainedRate(state.lo), target: state.lo.step.rate, confirmed: state.confirmed, summary: summaryOf(state.lo) }
       : null
     const failed = state.failed
       ? { rate: state.failed.step.rate, reason: failedText(state.failed), summary: summaryOf(state.failed) }

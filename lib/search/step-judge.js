@@ -201,6 +201,10 @@ function judgeStep (result, opts = {}) {
   // Held to what the plan made due in the window when the result says
   // (a Poisson plan draws n ± √n for a target of n), else to the target.
   const planned = result.rate && result.rate.planned > 0 && duration ? result.rate.planned / duration : target
+  // What the server was offered is what the plan drew, which for Poisson
+  // arrivals is chance (±1/√n): a pass is evidence for that rate, not for
+  // the target, when the draw fell short of it.
+  if (result.rate && result.rate.arrivals === 'poisson' && planned !== target) values.drawn = planned
   const allowed = Math.max(planned * ACHIEVED_TOLERANCE, duration ? ACHIEVED_SLACK_REQUESTS / duration : 0)
   const short = planned - endedRate > allowed
   const achievedText = `achieved ${rate(endedRate)} of ${rate(planned)} req/s${planned === target ? '' : ' planned'}`

@@ -461,3 +461,25 @@ t.test('search: a pN within chance of its bound is measured again, then said to 
   t.ok(found.best.rate <= 1000 && found.failed.rate > 1000, `best ${found.best.rate}, failed ${found.failed.rate}`)
   t.match(found.sentence, /^Sustains [\d,]+ req\/s at 10 connections with p99 < 50 ms \(p99 2 ms, 0 errors\); [\d,]+ req\/s failed \(p99 \d+ ms, within chance of its bound\)\. Uncertain: p99 sits on a step of the latency distribution: 1% of responses take ~80 ms/)
 })
+
+// A Poisson plan draws n ± √n requests for a target of n: just above C,
+// a 2 s step can draw fewer than C and pass. What the search then says
+// the server sustains is what it was offered, never the target.
+t.test('search: a Poisson step that drew below its target passes at what it drew', async (t) => {
+  const C = 1000
+  const server = capacityServer(C)
+  const lucky = (step) => {
+    // Every target from C to 4% above it draws 3% short, by chance.
+    const drawn = step.rate > C && step.rate <= C * 1.04 ? step.rate * 0.97 : step.rate
+    const r = drawn <= C ? makeResult({ target: step.rate, duration: step.duration, achieved: drawn }) : server(step)
+    Object.assign(r.rate, { arrivals: 'poisson', planned: Math.round(drawn * step.duration) })
+    return r
+  }
+  const out = drive(createSearch({ ceiling: 2000, slos: SLO, connections: 20, arrivals: 'poisson' }), lucky)
+  t.equal(out.status, 'found')
+  t.ok(out.best.target > C, `a target above C passed (${out.best.target}), as the model makes it`)
+  t.ok(out.best.rate <= C, `the rate said to be sustained, ${out.best.rate}, is what was offered: at most C`)
+  t.equal(out.best.rate, Math.floor(out.best.target * 0.97))
+  t.equal(out.bracket[0], out.best.rate)
+  t.match(out.sentence, new RegExp(`^Sustains ${out.best.rate.toLocaleString('en-US')} req/s of Poisson arrivals \\(what a plan of ${out.best.target.toLocaleString('en-US')} req/s drew, by chance\\) at 20 connections`))
+})

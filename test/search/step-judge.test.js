@@ -59,6 +59,18 @@ t.test('achieved is held to what the plan made due, when the result says', async
   t.same(short.reasons, ['achieved 307 of 320 req/s planned'])
 })
 
+t.test('what a Poisson plan drew is kept beside the target; an even plan has none', async (t) => {
+  const P50 = ['p50<200ms']
+  const drawn = (arrivals, count) => {
+    const r = makeResult({ target: 307, achieved: 286, duration: 2 })
+    Object.assign(r.rate, { planned: count, arrivals })
+    return r
+  }
+  t.equal(judgeStep(drawn('poisson', 572), { slos: P50 }).values.drawn, 286, '572 requests in 2 s')
+  t.equal(judgeStep(drawn('uniform', 572), { slos: P50 }).values.drawn, undefined)
+  t.equal(judgeStep(drawn('poisson', 614), { slos: P50 }).values.drawn, undefined, 'drew the target exactly')
+})
+
 t.test('the target comes from the result when not given', async (t) => {
   const j = judgeStep(makeResult({ target: 1100, achieved: 1045 }), { slos: SLO })
   t.equal(j.verdict, 'fail')

@@ -151,8 +151,9 @@ function stepChart (run, search, slos, { id, several }) {
   }
   // The answer, on the last step that passed at its rate.
   if (search.best) {
-    const at = order.filter((o) => o.step.target === search.best.rate && o.step.verdict === 'pass').pop()
-    if (at) marks.push({ x: at.step.target, y: positive(at.latency[line]), color: BEST_COLOUR, label: `best ${rate(at.step.target)} req/s`, below: true })
+    const target = search.best.target !== undefined ? search.best.target : search.best.rate
+    const at = order.filter((o) => o.step.target === target && o.step.verdict === 'pass').pop()
+    if (at) marks.push({ x: at.step.target, y: positive(at.latency[line]), color: BEST_COLOUR, label: `best ${rate(search.best.rate)} req/s`, below: true })
   }
   return {
     id,
