@@ -9,7 +9,7 @@
 // go below it. Prints one JSON line in the shape of our -j result
 // (requests.total, errors, duration), as bench/tools.js reads it.
 //
-//   node bench/net-floor-client.js URL CONNECTIONS PIPELINING DURATION
+//   node bench/net-floor-client.js URL CONNECTIONS PIPELINING DURATION [reconnect]
 //
 // Counting by length needs a target whose responses all have the same
 // length (the bench's targets do: nginx's Date line has a fixed width);
@@ -18,20 +18,30 @@
 //
 // An https:// URL gives the floor over TLS: node:tls sockets, the same
 // writes, reads (tls.connect takes `onread` too) and counting.
+//
+// `reconnect`: a new connection for each request, closed by the client
+// once its response is read whole (as `-D 1` does), resuming the last TLS
+// session the server gave: Node's own cost of opening a connection, and
+// over TLS of a handshake.
 
 const net = require('net')
 const tls = require('tls')
 
-const [url, connections, pipelining, duration] = process.argv.slice(2)
+const [url, connections, pipelining, duration, mode] = process.argv.slice(2)
+const reconnect = mode === 'reconnect'
 const origin = new URL(url)
 const secure = origin.protocol === 'https:'
 const TLS_OPTIONS = { rejectUnauthorized: false, ALPNProtocols: ['http/1.1'], servername: net.isIP(origin.hostname) ? undefined : origin.hostname }
+// One OpenSSL context for every connection, as our transport makes.
+if (secure) TLS_OPTIONS.secureContext = tls.createSecureContext(TLS_OPTIONS)
+// The last session the server gave, resumed by the next connection.
+let session
 
 // One connection, cleartext or TLS, to the target.
 function connect (options) {
   const port = Number(origin.port) || (secure ? 443 : 80)
   return secure
-    ? tls.connect({ ...TLS_OPTIONS, ...options, host: origin.hostname, port })
+    ? tls.connect({ ...TLS_OPTIONS, session, ...options, host: origin.hostname, port })
     : net.connect({ ...options, host: origin.hostname, port })
 }
 const depth = Number(pipelining)
@@ -69,7 +79,30 @@ async function main () {
   const sockets = []
   // Per connection: is a response cut in two at the end?
   const cut = []
-  for (let c = 0; c < Number(connections); c++) {
+  // One request per connection: the next connection opens as its
+  // response ends.
+  const open = (c) => {
+    let bytes = 0
+    const socket = connect({
+      noDelay: true,
+      onread: {
+        buffer: READ,
+        callback (n) {
+          bytes += n
+          if (bytes < length) return
+          total++
+          socket.destroy()
+          open(c)
+        }
+      }
+    })
+    if (secure) socket.on('session', (s) => { session = s })
+    socket.once(secure ? 'secureConnect' : 'connect', () => socket.write(request))
+    socket.on('error', () => { errors++ })
+    sockets[c] = socket
+  }
+  // Keep-alive: one batch in flight per connection.
+  const keepAlive = () => {
     let bytes = 0
     const read = (n) => {
       bytes += n
@@ -84,6 +117,10 @@ async function main () {
     socket.on('error', () => { errors++ })
     cut.push(() => bytes % length !== 0)
     sockets.push(socket)
+  }
+  for (let c = 0; c < Number(connections); c++) {
+    if (reconnect) open(c)
+    else keepAlive()
   }
   const started = process.hrtime.bigint()
   setTimeout(() => {

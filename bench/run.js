@@ -202,6 +202,8 @@ async function startupScenario (target, ctx) {
   const ours = scenario.tools.ours
   const overNode = scenario.ratios['ours/node -e 0 CPU']
   scenario.goals.push({ goal: 'start-up CPU ≤ 1.5× node -e 0', value: overNode, met: overNode <= 1.5 })
+  const added = ours.cpuSeconds.median - node
+  scenario.goals.push({ goal: 'start-up CPU ≤ node -e 0 + 0.040 s', value: added, met: added <= 0.040 })
   scenario.goals.push({ goal: 'start-up CPU ≤ 0.10 s', value: ours.cpuSeconds.median, met: ours.cpuSeconds.median <= 0.10 })
   scenario.goals.push({ goal: 'start-up wall ≤ 0.30 s', value: ours.wall.median, met: ours.wall.median <= 0.30 })
   return scenario

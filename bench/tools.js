@@ -155,9 +155,9 @@ function tools ({ baseline } = {}) {
     name: secure ? 'node:tls' : 'node:net',
     label: `bare node:${secure ? 'tls' : 'net'} sockets, counting bytes (bench/net-floor-client.js)`,
     command: process.execPath,
-    args: ({ url, connections, duration, pipelining }) => [path.join(__dirname, 'net-floor-client.js'), url, String(connections), String(pipelining || 1), String(duration)],
+    args: ({ url, connections, duration, pipelining, reconnect }) => [path.join(__dirname, 'net-floor-client.js'), url, String(connections), String(pipelining || 1), String(duration), ...(reconnect ? ['reconnect'] : [])],
     parse: fromAutocannonJson,
-    supports: (o) => !o.http2 && !o.amount && !o.workers && !o.reconnect && o.url.startsWith('https:') === secure
+    supports: (o) => !o.http2 && !o.amount && !o.workers && !(o.reconnect && o.pipelining > 1) && o.url.startsWith('https:') === secure
   })
   list.push(floor(false), floor(true))
   list.push({
