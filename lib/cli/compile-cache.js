@@ -2,7 +2,9 @@
 
 // The CLI's start-up: Node's own code cache (module.enableCompileCache,
 // Node 22.1+), so that a CLI run after the first does not parse and
-// compile again the ~60 files a plain run loads. Node keys each entry by
+// compile again the ~60 files a plain run loads; in the main thread the
+// package's own files come from code cached after a run instead
+// (after-run-cache.js), which has the functions the run compiled too. Node keys each entry by
 // the file's content and its own version and flags, so an edited file or
 // another Node is compiled afresh.
 //
@@ -60,6 +62,8 @@ function enable (env = process.env) {
   if (PRELOAD.test(process.execArgv.join(' ')) || PRELOAD.test(env.NODE_OPTIONS || '')) return null
   const dir = cacheDirectory(tmpDirectory(env))
   if (dir === null || startInWorker(dir) === null) return null
+  // This thread's files of the package: from code cached after a run.
+  require('./after-run-cache').install(dir, path.join(__dirname, '..', '..'))
   // A worker thread loads the run, the parser and the connections itself:
   // it starts the cache in this folder first, or compiles them at every
   // start.

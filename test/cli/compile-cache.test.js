@@ -37,18 +37,26 @@ function folderName () {
   return `autocannon-compile-cache${typeof process.getuid === 'function' ? `-${process.getuid()}` : ''}`
 }
 
-// Node's entries under our folder: one subfolder per Node version and flags.
+// The files under our folder: Node's, one subfolder per Node version and
+// flags, and the after-run cache's, one file per Node version.
 function entries (tmpdir) {
   const base = path.join(tmpdir, folderName())
   if (!fs.existsSync(base)) return []
   const out = []
   for (const sub of fs.readdirSync(base).sort()) {
-    for (const name of fs.readdirSync(path.join(base, sub)).sort()) {
-      const file = path.join(base, sub, name)
+    const where = path.join(base, sub)
+    for (const name of fs.statSync(where).isDirectory() ? fs.readdirSync(where).sort() : ['']) {
+      const file = path.join(where, name)
       out.push({ file, mtimeMs: fs.statSync(file).mtimeMs })
     }
   }
   return out
+}
+
+// What the after-run cache says at exit (NODE_DEBUG=cannonade).
+function said (stderr) {
+  const m = /code cache: (\d+) files from it, (\d+) compiled; (written|kept)/.exec(stderr)
+  return m ? { fromCache: Number(m[1]), compiled: Number(m[2]), file: m[3] } : null
 }
 
 // Files Node says it took from the cache (its debug output).
@@ -128,7 +136,7 @@ function tests () {
   t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', { skip: process.platform === 'win32' && 'uses /usr/bin/env' }, async (t) => {
     const url = await httpServer(t)
     const tmpdir = tmp(t, 'ac-cc-cli-')
-    const env = { TMPDIR: tmpdir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }
+    const env = { TMPDIR: tmpdir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', NODE_DEBUG: 'cannonade' }
     const args = ['-a', '20', '-c', '2', '-j', url]
 
     const off = await cli(args, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' })
@@ -146,19 +154,24 @@ function tests () {
 
     const cold = await cli(args, env)
     t.equal(cold.code, 0, cold.stderr)
-    const written = entries(tmpdir)
-    t.ok(written.length >= 40, `the cold start wrote an entry per module (${written.length})`)
     t.notOk(fs.existsSync(path.join(tmpdir, 'node-compile-cache')), 'nothing in Node\'s default folder')
-    t.equal(hits(cold.stderr).size, 0, 'nothing came from the cache the first time')
+    const first = said(cold.stderr)
+    t.ok(first && first.fromCache === 0 && first.compiled >= 40 && first.file === 'written', `the cold start compiled every file of ours and wrote them (${JSON.stringify(first)})`)
+    const file = path.join(tmpdir, folderName(), `after-run-${process.version}-${process.arch}.bin`)
+    t.equal(fs.statSync(file).mode & 0o777, 0o600, 'the after-run cache is this user\'s alone')
 
+    // The second run adds what it compiled to what it loaded; from then
+    // on every file comes from the cache and nothing is written.
+    const second = await cli(args, env)
+    t.equal(second.code, 0, second.stderr)
+    t.same(said(second.stderr), { fromCache: first.compiled, compiled: 0, file: 'written' })
+    const written = entries(tmpdir)
     const warm = await cli(args, env)
     t.equal(warm.code, 0, warm.stderr)
-    const got = hits(warm.stderr)
-    for (const file of ['lib/cli/main.js', 'lib/http1/response-parser.js', 'lib/engine/run.js', 'node_modules/yargs-parser/build/index.cjs']) {
-      t.ok(got.has(file), `${file} came from the cache`)
-    }
+    t.same(said(warm.stderr), { fromCache: first.compiled, compiled: 0, file: 'kept' }, 'every file from the cache')
     t.same(entries(tmpdir), written, 'the warm run needed nothing new and rewrote nothing')
-    for (const res of [cold, warm]) {
+    t.same([...hits(warm.stderr)].filter((f) => !['lib/cli/compile-cache.js', 'lib/cli/after-run-cache.js'].includes(f)), [], 'in the main thread Node\'s cache has only the files loaded before ours starts')
+    for (const res of [cold, second, warm]) {
       const result = JSON.parse(res.stdout)
       t.equal(result['2xx'], 20)
       t.equal(result.errors, 0)
@@ -167,6 +180,56 @@ function tests () {
     const tables = await cli(['-a', '20', '-c', '2', url], { TMPDIR: tmpdir })
     t.equal(tables.code, 0, tables.stderr)
     t.match(tables.stderr, /20 requests in/, 'the tables print from cached code')
+  })
+
+  // install() on its own, in a process of its own, over a package of one
+  // file that it is asked to load: an edit that keeps the file's length is
+  // compiled afresh (V8 itself checks only the length), a damaged cache
+  // file means compiling as usual, and files outside the root are Node's.
+  t.test('the after-run cache serves a file only as it was when cached', async (t) => {
+    const root = tmp(t, 'ac-arc-root-')
+    const dir = tmp(t, 'ac-arc-dir-')
+    const outside = tmp(t, 'ac-arc-out-')
+    const mod = path.join(root, 'm.js')
+    fs.writeFileSync(path.join(outside, 'o.js'), 'module.exports = "outside"\n')
+    const AFTER = require.resolve('../../lib/cli/after-run-cache')
+    const run = () => {
+      const script = `
+        require(${JSON.stringify(AFTER)}).install(${JSON.stringify(dir)}, ${JSON.stringify(root)})
+        const m = require(${JSON.stringify(mod)})
+        process.stdout.write(JSON.stringify([m.value(), m.twice(21), require(${JSON.stringify(path.join(outside, 'o.js'))})]))
+      `
+      const env = { ...process.env, NODE_DEBUG: 'cannonade' }
+      delete env.NODE_OPTIONS
+      delete env.NODE_V8_COVERAGE
+      return new Promise((resolve) => {
+        execFile(process.execPath, ['-e', script], { env }, (err, stdout, stderr) => resolve({ err, out: stdout && JSON.parse(stdout), said: said(stderr), stderr }))
+      })
+    }
+    const source = (letter) => `'use strict'\nexports.value = function () { return '${letter}' }\nexports.twice = (n) => n * 2\n`
+    fs.writeFileSync(mod, source('A'))
+    const cold = await run()
+    t.same(cold.out, ['A', 42, 'outside'], cold.stderr)
+    t.same(cold.said, { fromCache: 0, compiled: 1, file: 'written' }, 'only the file under the root')
+    const warm = await run()
+    t.same(warm.out, ['A', 42, 'outside'])
+    t.same(warm.said, { fromCache: 1, compiled: 0, file: 'written' })
+
+    // Same length, another letter: a ctime of its own.
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    fs.writeFileSync(mod, source('B'))
+    const edited = await run()
+    t.same(edited.out, ['B', 42, 'outside'], 'the edit is what runs')
+    t.same(edited.said, { fromCache: 0, compiled: 1, file: 'written' })
+
+    const file = require(AFTER).cacheFile(dir)
+    const whole = fs.readFileSync(file)
+    for (const [what, bytes] of [['cut short', whole.subarray(0, whole.length - 40)], ['not ours', Buffer.from('junk\n{}\n')], ['its data overwritten', Buffer.concat([whole.subarray(0, whole.length - 200), Buffer.alloc(200, 7)])]]) {
+      fs.writeFileSync(file, bytes)
+      const damaged = await run()
+      t.same(damaged.out, ['B', 42, 'outside'], `a cache file ${what}: the file runs as written`)
+      t.equal(damaged.said.fromCache, 0, `a cache file ${what}: nothing taken from it`)
+    }
   })
 
   // With -w the main thread loads no protocol code: the parser, the run

@@ -1,0 +1,141 @@
+'use strict'
+
+// The CLI's own files, compiled from code V8 serialised after a run, not
+// before it. Node's compile cache (compile-cache.js) keeps what V8 made
+// when it compiled each file: the top level only, since V8 compiles a
+// function when it is first called. A run calls a few hundred of ours,
+// and each start parsed and compiled them again: ~13 of the ~60 ms CPU a
+// `-a 100` run adds to `node -e 0` (Node 24, 2026-11-27). Here each of the
+// package's CommonJS files is compiled with vm.Script, from the cache
+// when it has one, and at exit script.createCachedData() serialises it
+// with every function the run compiled.
+//
+// One file holds the index and the caches, written whole under a new name
+// and renamed: two CLIs ending together leave one or the other, never a
+// mix, and a digest of the caches says they are as written. An entry
+// serves a file only while the file's size and ctime are
+// those it was made from (an edit, even one that keeps the length, changes
+// the ctime); V8 refuses data from another V8 or other flags. The file is
+// written again when a file was compiled afresh, and by the first two runs
+// after that (each adds what it compiled to what it loaded). Any failure
+// to read or write it means compiling as usual.
+//
+// Only the main thread of a CLI run, from enable() in compile-cache.js:
+// the library never changes how a program loads its modules.
+// NODE_DEBUG=cannonade says at exit what came from the cache.
+
+const Module = require('module')
+const fs = require('fs')
+const path = require('path')
+const vm = require('vm')
+
+const MAGIC = 'cannonade-code-2\n'
+// Runs that write again although every file came from the cache.
+const SETTLING_RUNS = 2
+
+function cacheFile (dir) {
+  return path.join(dir, `after-run-${process.version}-${process.arch}.bin`)
+}
+
+// → { files: { [filename]: { off, size, bytes, ctimeMs } }, runs }, data
+function read (file) {
+  try {
+    const all = fs.readFileSync(file)
+    const head = all.indexOf(10, MAGIC.length)
+    if (all.toString('latin1', 0, MAGIC.length) !== MAGIC || head === -1) return null
+    const index = JSON.parse(all.toString('utf8', MAGIC.length, head))
+    const data = all.subarray(head + 1)
+    // V8 trusts a code cache that claims its source's length (a damaged
+    // one can crash the process): the data must be what was written.
+    if (index.sha1 !== digest(data)) return null
+    return { index, data }
+  } catch {
+    return null
+  }
+}
+
+// ~0.7 ms for 900 kB, crypto's loading included.
+function digest (data) {
+  return require('crypto').hash('sha1', data)
+}
+
+function write (file, entries, runs) {
+  const files = {}
+  const parts = []
+  let off = 0
+  for (const [filename, { data, bytes, ctimeMs }] of entries) {
+    files[filename] = { off, size: data.length, bytes, ctimeMs }
+    parts.push(data)
+    off += data.length
+  }
+  const tmp = `${file}.${process.pid}.tmp`
+  try {
+    const data = Buffer.concat(parts)
+    fs.writeFileSync(tmp, Buffer.concat([Buffer.from(MAGIC + JSON.stringify({ files, runs, sha1: digest(data) }) + '\n'), data]), { mode: 0o600 })
+    fs.renameSync(tmp, file)
+  } catch {
+    try { fs.unlinkSync(tmp) } catch {}
+  }
+}
+
+// The require a module's code gets, as Node makes it.
+function requireOf (mod) {
+  const require = (id) => mod.require(id)
+  require.resolve = (request, options) => Module._resolveFilename(request, mod, false, options)
+  require.resolve.paths = (request) => Module._resolveLookupPaths(request, mod)
+  require.main = process.mainModule
+  require.extensions = Module._extensions
+  require.cache = Module._cache
+  return require
+}
+
+// Compiles the CommonJS files under `root` through the cache in `dir`.
+// Returns what it counts: { fromCache, compiled }.
+function install (dir, root) {
+  const file = cacheFile(dir)
+  const kept = read(file)
+  const index = kept ? kept.index.files : {}
+  const counts = { fromCache: 0, compiled: 0 }
+  const scripts = new Map()
+  const under = root + path.sep
+  const original = Module.prototype._compile
+
+  Module.prototype._compile = function (content, filename, format) {
+    if ((format !== undefined && format !== 'commonjs') || !filename.startsWith(under)) {
+      return original.apply(this, arguments)
+    }
+    let st = null
+    try { st = fs.statSync(filename) } catch {}
+    const entry = index[filename]
+    const fresh = st !== null && entry !== undefined && entry.bytes === st.size && entry.ctimeMs === st.ctimeMs
+    const cachedData = fresh ? kept.data.subarray(entry.off, entry.off + entry.size) : undefined
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData })
+    if (cachedData === undefined || script.cachedDataRejected) counts.compiled++
+    else counts.fromCache++
+    if (st !== null) scripts.set(filename, { script, bytes: st.size, ctimeMs: st.ctimeMs })
+    const fn = script.runInThisContext({ displayErrors: true })
+    return fn.call(this.exports, this.exports, requireOf(this), this, filename, path.dirname(filename))
+  }
+
+  process.once('exit', () => {
+    const runs = kept && counts.compiled === 0 ? kept.index.runs + 1 : 1
+    if (runs <= SETTLING_RUNS) {
+      const entries = new Map()
+      // Files this run did not load keep their entries.
+      if (kept) {
+        for (const [filename, e] of Object.entries(index)) {
+          if (!scripts.has(filename)) entries.set(filename, { data: kept.data.subarray(e.off, e.off + e.size), bytes: e.bytes, ctimeMs: e.ctimeMs })
+        }
+      }
+      for (const [filename, { script, bytes, ctimeMs }] of scripts) {
+        entries.set(filename, { data: script.createCachedData(), bytes, ctimeMs })
+      }
+      write(file, entries, runs)
+    }
+    const debug = require('util').debuglog('cannonade')
+    debug('code cache: %d files from it, %d compiled; %s', counts.fromCache, counts.compiled, runs <= SETTLING_RUNS ? `written (${scripts.size} files)` : 'kept')
+  })
+  return counts
+}
+
+module.exports = { install, cacheFile }
