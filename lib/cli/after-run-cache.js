@@ -13,12 +13,12 @@
 // One file holds the index and the caches, written whole under a new name
 // and renamed: two CLIs ending together leave one or the other, never a
 // mix, and a digest of the caches says they are as written. An entry
-// serves a file only while the file's size and ctime are
-// those it was made from (an edit, even one that keeps the length, changes
-// the ctime); V8 refuses data from another V8 or other flags. The file is
-// written again when a file was compiled afresh, and by the first two runs
-// after that (each adds what it compiled to what it loaded). Any failure
-// to read or write it means compiling as usual.
+// serves a file only while the file's size and ctime are those it was
+// made from (an edit, even one that keeps the length, changes the ctime);
+// V8 refuses data from another V8 or other flags. The file is written by
+// a run that compiled a file afresh and by the run after it, which adds
+// what it compiled to what it loaded. Any failure to read or write it
+// means compiling as usual.
 //
 // Only the main thread of a CLI run, from enable() in compile-cache.js:
 // the library never changes how a program loads its modules.
@@ -30,7 +30,7 @@ const path = require('path')
 const vm = require('vm')
 
 const MAGIC = 'cannonade-code-2\n'
-// Runs that write again although every file came from the cache.
+// Runs in a row that write, from one that compiled a file afresh.
 const SETTLING_RUNS = 2
 
 function cacheFile (dir) {
