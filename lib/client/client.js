@@ -79,29 +79,6 @@ function hangUp () {
   return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
 }
 
-// The clients that read over TLS in this turn of the event loop, pumped
-// once its reads are done: one write then carries what all the records
-// of a read made room for. An immediate runs right after the loop's I/O,
-// before any timer: sends wait for no clock.
-let due = []
-let spare = []
-function pumpAfterReads (client) {
-  client.pumpDue = true
-  if (due.push(client) === 1) setImmediate(pumpDue)
-}
-
-function pumpDue () {
-  const clients = due
-  due = spare
-  for (let i = 0; i < clients.length; i++) {
-    const client = clients[i]
-    client.pumpDue = false
-    client.pump()
-  }
-  clients.length = 0
-  spare = clients
-}
-
 class Client extends EventEmitter {
   // port: the run's (lib/engine/port.js). setup: what every client of the
   // run shares (Run#clientSetup). route: its target's, made once per
@@ -134,12 +111,6 @@ class Client extends EventEmitter {
     this.sentOnSocket = 0
     this.completed = 0
     this.readAt = 0
-    // Over TLS a read of the socket can hold several records, each handed
-    // to onData on its own (nginx writes an HTTP/2 response by itself, then
-    // the rest of the batch): pumping after each would write as often.
-    // These clients pump once the loop's reads are done (pumpAfterReads).
-    this.pumpLater = route.target.secure === true
-    this.pumpDue = false
     this.pendingRequest = null
     this.wantBody = false
     this.wantHeaders = false
@@ -264,10 +235,7 @@ class Client extends EventEmitter {
 
   onData (buf, start, end) {
     this.readAt = performance.now()
-    if (this.protocol.read(buf, start, end)) {
-      if (!this.pumpLater) this.pump()
-      else if (!this.pumpDue) pumpAfterReads(this)
-    }
+    if (this.protocol.read(buf, start, end)) this.pump()
   }
 
   onEnd () {

@@ -173,27 +173,3 @@ t.test('both protocols have every member the client uses', async (t) => {
     t.equal(typeof module.encodingFor({ secure: false }).encode, 'function', `${module.name}: an encoding`)
   }
 })
-
-// Over TLS one read of the socket can hold several records, each handed
-// to onData on its own: the client pumps once, after the loop's reads,
-// so that one write carries what all of them made room for. In clear
-// text a read is one call, and the pump follows it at once.
-t.test('over TLS, the records of one read are followed by one pump, after the reads', async (t) => {
-  const { Client } = require('../../lib/client/client')
-  const fake = (secure) => {
-    const c = Object.create(Client.prototype)
-    Object.assign(c, { pumps: 0, pumpLater: secure, pumpDue: false, readAt: 0, protocol: { read: () => true } })
-    c.pump = () => { c.pumps++ }
-    return c
-  }
-  const tls = fake(true)
-  const plain = fake(false)
-  for (const c of [tls, plain]) for (let k = 0; k < 3; k++) c.onData(Buffer.alloc(1), 0, 1)
-  t.equal(plain.pumps, 3, 'clear text: a pump per read')
-  t.equal(tls.pumps, 0, 'TLS: none while the reads go on')
-  await new Promise((resolve) => setImmediate(resolve))
-  t.equal(tls.pumps, 1, 'TLS: one pump once they are done')
-  tls.onData(Buffer.alloc(1), 0, 1)
-  await new Promise((resolve) => setImmediate(resolve))
-  t.equal(tls.pumps, 2, 'and one for the next turn\'s reads')
-})
