@@ -101,7 +101,9 @@ function install (dir, root) {
   const original = Module.prototype._compile
 
   Module.prototype._compile = function (content, filename, format) {
-    if ((format !== undefined && format !== 'commonjs') || !filename.startsWith(under)) {
+    // A `#!` line is valid only at the start of a script, not in the
+    // wrapper: such a file is Node's to compile.
+    if ((format !== undefined && format !== 'commonjs') || !filename.startsWith(under) || content.startsWith('#!')) {
       return original.apply(this, arguments)
     }
     let st = null

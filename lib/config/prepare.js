@@ -40,7 +40,7 @@ function withoutHeader (headers, lower) {
 // checked here, before anything runs (template.js compiles them per
 // connection).
 function checkTemplates (config) {
-  const { check } = require('../http1/template')
+  const { check } = require('../client/templates')
   for (const target of config.urls) check(target.path, 'url')
   const headers = (where, h) => { for (const k of Object.keys(h || {})) if (typeof h[k] === 'string') check(h[k], where) }
   headers('headers', config.headers)

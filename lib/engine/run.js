@@ -24,7 +24,7 @@ const TEMPLATE_STREAM = 0x7b000000
 // {{seq}} is unique across the run: this thread's values are k * stride +
 // its place among all threads (workers of all shards).
 function templateState (config) {
-  const { createState } = require('../http1/template')
+  const { createState } = require('../client/templates')
   const { seededRandom, streamSeed } = require('../core/random')
   const workers = Math.max(1, config.workersOfShard || 1)
   const shards = config.shard ? config.shard.count : 1

@@ -129,7 +129,8 @@ const http1Encoding = Object.freeze({
   // {{…}}: compiled once into chunks and holes (template.js), written by
   // a writer of this connection's (template-writer.js); null without any.
   template (template, base, name, conn) {
-    const { hasTemplate, compile } = require('./template')
+    const { hasTemplate } = require('../client/templates')
+    const { compile } = require('./template')
     const headers = template.headers
     if (!hasTemplate(template.path) && !hasTemplate(template.body) && !Object.keys(headers).some((k) => hasTemplate(headers[k]))) return null
     const compiled = compile(template, (req) => encodeRequest({ ...req, host: base.host }, base.absoluteForm), { name })

@@ -7,7 +7,7 @@
 // request lands where it did last time and its holes keep their widths,
 // its static chunks are there already and only the holes are written.
 
-const { writeDigits, writeNumber, writeUuid, UUID_LENGTH } = require('./write-bytes')
+const { writeDigits, writeNumber, writeUuid, UUID_LENGTH } = require('../client/write-bytes')
 
 // Op codes: what each step of a request writes.
 const STATIC = 0

@@ -60,7 +60,7 @@ function h2Encoding (target) {
   return Object.freeze({
     encode: (req) => encodeH2Request(req, scheme),
     template (template, base, name, conn) {
-      const { hasTemplate } = require('../http1/template')
+      const { hasTemplate } = require('../client/templates')
       const headers = template.headers
       if (!hasTemplate(template.path) && !hasTemplate(template.body) && !Object.keys(headers).some((k) => hasTemplate(headers[k]))) return null
       return require('./request-template').compileH2(template, base, scheme, name, conn)

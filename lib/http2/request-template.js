@@ -14,8 +14,8 @@
 // shared slab, as HTTP/1.1's template-writer.js does, never written again
 // (a body that waits for a window is sent from there later).
 
-const { markTemplate } = require('../http1/template')
-const { writeNumber, writeUuid, UUID_LENGTH } = require('../http1/write-bytes')
+const { markTemplate } = require('../client/templates')
+const { writeNumber, writeUuid, UUID_LENGTH } = require('../client/write-bytes')
 const { requestFields, literalPrefix, encodeField, encodeInteger } = require('./hpack')
 const { encodeHeaders, encodeData, DEFAULT_MAX_FRAME_SIZE } = require('./frames')
 const { checkBody } = require('../core/http-syntax')

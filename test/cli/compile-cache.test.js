@@ -192,12 +192,14 @@ function tests () {
     const outside = tmp(t, 'ac-arc-out-')
     const mod = path.join(root, 'm.js')
     fs.writeFileSync(path.join(outside, 'o.js'), 'module.exports = "outside"\n')
+    // A script with a #! line, as a package's bin may be.
+    fs.writeFileSync(path.join(root, 'bin.js'), '#!/usr/bin/env node\nmodule.exports = (n) => n * 2\n')
     const AFTER = require.resolve('../../lib/cli/after-run-cache')
     const run = () => {
       const script = `
         require(${JSON.stringify(AFTER)}).install(${JSON.stringify(dir)}, ${JSON.stringify(root)})
         const m = require(${JSON.stringify(mod)})
-        process.stdout.write(JSON.stringify([m.value(), m.twice(21), require(${JSON.stringify(path.join(outside, 'o.js'))})]))
+        process.stdout.write(JSON.stringify([m.value(), require(${JSON.stringify(path.join(root, 'bin.js'))})(21), require(${JSON.stringify(path.join(outside, 'o.js'))})]))
       `
       const env = { ...process.env, NODE_DEBUG: 'cannonade' }
       delete env.NODE_OPTIONS
@@ -210,7 +212,7 @@ function tests () {
     fs.writeFileSync(mod, source('A'))
     const cold = await run()
     t.same(cold.out, ['A', 42, 'outside'], cold.stderr)
-    t.same(cold.said, { fromCache: 0, compiled: 1, file: 'written' }, 'only the file under the root')
+    t.same(cold.said, { fromCache: 0, compiled: 1, file: 'written' }, 'only the file under the root, without a #! line')
     const warm = await run()
     t.same(warm.out, ['A', 42, 'outside'])
     t.same(warm.said, { fromCache: 1, compiled: 0, file: 'written' })

@@ -12,7 +12,7 @@ const { RequestSequence, PENDING, sequenceFor } = require('../../lib/client/requ
 const { http1Encoding } = require('../../lib/http1/request-encoder')
 const { h2Encoding } = require('../../lib/http2/request-frames')
 const { Decoder } = require('../../lib/http2/hpack')
-const { createState } = require('../../lib/http1/template')
+const { createState } = require('../../lib/client/templates')
 const { sharedOrder } = require('../../lib/client/order')
 const { HookError, InvalidOptionError } = require('../../lib/core/errors')
 

@@ -1,7 +1,7 @@
 'use strict'
 
 // A v4 UUID as text from four 32-bit draws of `random`, in the order
-// lib/http1/write-bytes.js draws them: the reference its bytes are held to.
+// lib/client/write-bytes.js draws them: the reference its bytes are held to.
 function uuidText (random) {
   const hex = (v, digits) => (v >>> 0).toString(16).padStart(digits, '0')
   const a = random() * 0x100000000 >>> 0

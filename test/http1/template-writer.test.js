@@ -4,12 +4,13 @@
 // are those of the requests as text (a reference made here with strings,
 // the way the holes are specified): Content-Length the body's bytes; a
 // reused slab never shows last batch's bytes, and a kept one is never
-// written again. Numbers and UUIDs: test/http1/write-bytes.test.js.
+// written again. Numbers and UUIDs: test/client/write-bytes.test.js.
 
 const t = require('tap')
 const fs = require('fs')
 const path = require('path')
-const { compile, createState } = require('../../lib/http1/template')
+const { compile } = require('../../lib/http1/template')
+const { createState } = require('../../lib/client/templates')
 const { TemplateWriter } = require('../../lib/http1/template-writer')
 const { encodeRequest } = require('../../lib/http1/request-encoder')
 const { seededRandom } = require('../../lib/core/random')
