@@ -4,8 +4,8 @@
 // before it. Node's compile cache (compile-cache.js) keeps what V8 made
 // when it compiled each file: the top level only, since V8 compiles a
 // function when it is first called. A run calls a few hundred of ours,
-// and each start parsed and compiled them again: ~13 of the ~60 ms CPU a
-// `-a 100` run adds to `node -e 0` (Node 24, 2026-11-27). Here each of the
+// and each start parsed and compiled them again: 7–10 of the ~60 ms CPU
+// a `-a 100` run added to `node -e 0` (Node 24, 2026-11-27). Here each of the
 // package's CommonJS files is compiled with vm.Script, from the cache
 // when it has one, and at exit script.createCachedData() serialises it
 // with every function the run compiled.
