@@ -130,9 +130,10 @@ const http1Encoding = Object.freeze({
   // a writer of this connection's (template-writer.js); null without any.
   template (template, base, name, conn) {
     const { hasTemplate } = require('../client/templates')
-    const { compile } = require('./template')
     const headers = template.headers
     if (!hasTemplate(template.path) && !hasTemplate(template.body) && !Object.keys(headers).some((k) => hasTemplate(headers[k]))) return null
+    // Loaded only for a request that has templates.
+    const { compile } = require('./template')
     const compiled = compile(template, (req) => encodeRequest({ ...req, host: base.host }, base.absoluteForm), { name })
     if (compiled === null) return null
     const { TemplateWriter } = require('./template-writer')

@@ -1,17 +1,17 @@
 'use strict'
 
-// {{…}} in the URL path, headers and body (lib/http1/template.js):
-// compiled once into chunks and holes, filled per request; {{line}} in
-// the file's order; the random ones replayed by the seed; a malformed one
-// refused, naming the option and the position. Through the library and
-// the CLI: test/e2e/templates.test.js.
+// {{…}} in the URL path, headers and body, over HTTP/1.1
+// (lib/http1/template.js): compiled once into chunks and holes, filled per
+// request; {{line}} in the file's order; the random ones replayed by the
+// seed. The holes themselves: test/client/templates.test.js. Through the
+// library and the CLI: test/e2e/templates.test.js.
 
 const t = require('tap')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const { compile, fill } = require('../../lib/http1/template')
-const { createState, check } = require('../../lib/client/templates')
+const { createState } = require('../../lib/client/templates')
 const { encodeRequest } = require('../../lib/http1/request-encoder')
 const { seededRandom } = require('../../lib/core/random')
 
@@ -74,16 +74,7 @@ t.test('the same seed fills the same values; {{line}} goes round the file in ord
   t.same([0, 1, 2].map(() => split(fill(seqs, state, 0)).requestLine), ['GET /3 HTTP/1.1', 'GET /7 HTTP/1.1', 'GET /11 HTTP/1.1'], 'k * stride + offset')
 })
 
-t.test('malformed templates: the option and the position; other {{…}} are text', async (t) => {
-  const bad = (value, option, re) => t.throws(() => check(value, option), { code: 'AC_INVALID_OPTION', option, message: re })
-  bad('x {{int 5 1}}', 'body', /at character 3: \{\{int A B\}\} needs two integers, A <= B/)
-  bad('{{int a b}}', 'body', /needs two integers/)
-  bad('{{seq 1}}', 'headers', /at character 1: \{\{seq\}\} takes nothing/)
-  bad('/a/{{pick a||b}}', 'url', /at character 4: \{\{pick a\|b\|c\}\} needs choices/)
-  bad('{{line /nonexistent/file}}', 'body', /the file \/nonexistent\/file cannot be read: it does not exist/)
-  bad('abc {{seq', 'body', /at character 5: "\{\{seq" without its "\}\}"/)
-  bad('/x/%7B%7Bnow 1%7D%7D', 'url', /\{\{now\}\} takes nothing/)
-  t.doesNotThrow(() => check('Hello {{user.name}}, {{ }}', 'body'), 'a Mustache template is sent as it is')
+t.test('compiling: text in braces that is no template, control characters, a chunked body', async (t) => {
   t.equal(compile({ method: 'POST', path: '/', headers: {}, body: 'Hi {{name}}' }, encode), null)
   t.throws(() => compile({ method: 'GET', path: '/', headers: { X: '{{pick a|b\nc}}' } }, encode), /control characters/)
   t.throws(() => compile({ method: 'POST', path: '/', headers: { 'Transfer-Encoding': 'chunked' }, body: 'n={{seq}}' }, encode), /chunked body: the chunk size would be wrong/)
