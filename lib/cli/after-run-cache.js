@@ -8,7 +8,7 @@
 // a `-a 100` run added to `node -e 0` (Node 24, 2026-11-27). Here each of the
 // package's CommonJS files is compiled with vm.Script, from the cache
 // when it has one, and at exit script.createCachedData() serialises it
-// with every function the run compiled.
+// with every function the run compiled (persist(), once the run is over).
 //
 // One file holds the index and the caches, written whole under a new name
 // and renamed: two CLIs ending together leave one or the other, never a
@@ -90,7 +90,10 @@ function requireOf (mod) {
 }
 
 // Compiles the CommonJS files under `root` through the cache in `dir`.
-// Returns what it counts: { fromCache, compiled }.
+// Returns persist(): writes the cache when it should (see above), once.
+// The CLI calls it when its work is done and its signal handlers are
+// still in place: written at 'exit', the ~10 ms it takes would be a
+// window in which a signal is lost.
 function install (dir, root) {
   const file = cacheFile(dir)
   const kept = read(file)
@@ -119,7 +122,10 @@ function install (dir, root) {
     return fn.call(this.exports, this.exports, requireOf(this), this, filename, path.dirname(filename))
   }
 
-  process.once('exit', () => {
+  let persisted = false
+  return function persist () {
+    if (persisted) return
+    persisted = true
     const runs = kept && counts.compiled === 0 ? kept.index.runs + 1 : 1
     if (runs <= SETTLING_RUNS) {
       const entries = new Map()
@@ -136,8 +142,7 @@ function install (dir, root) {
     }
     const debug = require('util').debuglog('cannonade')
     debug('code cache: %d files from it, %d compiled; %s', counts.fromCache, counts.compiled, runs <= SETTLING_RUNS ? `written (${scripts.size} files)` : 'kept')
-  })
-  return counts
+  }
 }
 
 module.exports = { install, cacheFile }

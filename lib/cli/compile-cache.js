@@ -53,6 +53,13 @@ function tmpDirectory (env) {
   return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir
 }
 
+let persistAfterRun = null
+
+// The CLI's work is done: the after-run cache is written if it should be.
+function persist () {
+  if (persistAfterRun !== null) persistAfterRun()
+}
+
 // The CLI's start. Returns the folder in use, or null.
 function enable (env = process.env) {
   if (typeof Module.enableCompileCache !== 'function') return null
@@ -63,7 +70,7 @@ function enable (env = process.env) {
   const dir = cacheDirectory(tmpDirectory(env))
   if (dir === null || startInWorker(dir) === null) return null
   // This thread's files of the package: from code cached after a run.
-  require('./after-run-cache').install(dir, path.join(__dirname, '..', '..'))
+  persistAfterRun = require('./after-run-cache').install(dir, path.join(__dirname, '..', '..'))
   // A worker thread loads the run, the parser and the connections itself:
   // it starts the cache in this folder first, or compiles them at every
   // start.
@@ -82,4 +89,4 @@ function startInWorker (dir) {
   }
 }
 
-module.exports = { enable, cacheDirectory, startInWorker }
+module.exports = { enable, persist, cacheDirectory, startInWorker }

@@ -137,6 +137,8 @@ function main (argv) {
     else fail(err)
   }).then(() => {
     over = true
+    // While the handlers are ours: a signal in the meantime is handled.
+    require('./compile-cache').persist()
     // Two more turns of the loop, so that a signal that came while the
     // run ended is handled (a signal caught as the loop polls is handled
     // at the next poll; its listener removed before that, it would be
@@ -248,6 +250,7 @@ function runCommand (name, argv) {
   return Promise.resolve()
     .then(() => require(COMMANDS[name]).run(argv))
     .then((code) => { process.exitCode = code || EXIT.OK }, fail)
+    .then(() => require('./compile-cache').persist())
 }
 
 module.exports = { main }

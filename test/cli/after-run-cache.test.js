@@ -39,9 +39,11 @@ t.test('the after-run cache serves a file only as it was when cached', async (t)
   fs.writeFileSync(path.join(root, 'bin.js'), '#!/usr/bin/env node\nmodule.exports = (n) => n * 2\n')
   const run = () => {
     const script = `
-      require(${JSON.stringify(AFTER)}).install(${JSON.stringify(dir)}, ${JSON.stringify(root)})
+      const persist = require(${JSON.stringify(AFTER)}).install(${JSON.stringify(dir)}, ${JSON.stringify(root)})
       const m = require(${JSON.stringify(mod)})
       process.stdout.write(JSON.stringify([m.value(), require(${JSON.stringify(path.join(root, 'bin.js'))})(21), require(${JSON.stringify(path.join(outside, 'o.js'))})]))
+      persist()
+      persist()
     `
     const env = { ...process.env, NODE_DEBUG: 'cannonade' }
     delete env.NODE_OPTIONS

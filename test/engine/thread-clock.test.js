@@ -43,7 +43,9 @@ t.test('the clock advances with the thread\'s work, not while it sleeps', async 
   }
   const slept = clock.read()
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 30)
-  t.ok(clock.read() - slept < 3000, `30 ms asleep: ${clock.read() - slept} µs`)
+  // A thread's CPU time may come from the kernel's ticks (4 ms at 250 Hz):
+  // one tick's worth is the clock's grain, not time it counted asleep.
+  t.ok(clock.read() - slept < 10000, `30 ms asleep: ${clock.read() - slept} µs`)
   clock.close()
   clock.close()
 })
