@@ -42,7 +42,12 @@ async function spacing (t, extraEnv) {
 function spacingFailures ({ result, busiest, server }) {
   const failures = ownPauseFailures(result)
   if (loadedReason(result)) return failures
-  const explained = 10 + Math.ceil(starvedMs(result) + server) + 3
+  // + 4: pauses below either monitor's resolution (the server's loop
+  // sampler, the generator's 1 ms) bunch a few more (a 16 was seen on a
+  // loaded CI run with the server's pause measured at 1.4 ms and ours at
+  // 0). An own pause of the kind guarded against adds ~20 (the mutation
+  // below).
+  const explained = 10 + Math.ceil(starvedMs(result) + server) + 4
   if (busiest > explained) {
     failures.push(`a 10 ms window got ${busiest} requests, more than its 10 and what the machine's and the server's pauses add (${explained}: the generator not running for up to ${result.generator.pauses.starved.max} ms, the server paused ${server.toFixed(1)} ms)`)
   }
