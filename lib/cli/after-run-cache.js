@@ -7,8 +7,8 @@
 // and each start parsed and compiled them again: 7–10 of the ~60 ms CPU
 // a `-a 100` run added to `node -e 0` (Node 24, 2026-11-27). Here each of the
 // package's CommonJS files is compiled with vm.Script, from the cache
-// when it has one, and at exit script.createCachedData() serialises it
-// with every function the run compiled (persist(), once the run is over).
+// when it has one, and once the run is over script.createCachedData()
+// serialises it with every function the run compiled (persist()).
 //
 // One file holds the index and the caches, written whole under a new name
 // and renamed: two CLIs ending together leave one or the other, never a
@@ -22,7 +22,7 @@
 //
 // Only the main thread of a CLI run, from enable() in compile-cache.js:
 // the library never changes how a program loads its modules.
-// NODE_DEBUG=cannonade says at exit what came from the cache.
+// NODE_DEBUG=cannonade says, as it is persisted, what came from the cache.
 
 const Module = require('module')
 const fs = require('fs')
