@@ -171,9 +171,11 @@ function latin1 (text) {
 }
 
 // pick's choices and line's lines in the form they are sent in: UTF-8
-// bytes as latin1 text, percent-encoded in a path. Done once per hole.
+// bytes as latin1 text, in a path percent-encoded (encodeURI takes the
+// text itself: given its UTF-8 bytes as latin1, it would encode each byte
+// again, é as %C3%83%C2%A9). Done once per hole.
 function prepare (hole) {
-  const form = (v) => hole.inPath ? encodePathValue(latin1(v)) : latin1(v)
+  const form = (v) => hole.inPath ? encodePathValue(v) : latin1(v)
   if (hole.kind === 'pick') return { ...hole, options: hole.options.map(form) }
   if (hole.kind === 'line') return { ...hole, lines: hole.lines.map(form) }
   return hole

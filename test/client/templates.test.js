@@ -49,6 +49,10 @@ t.test('marking a request: its holes in order, the head\'s before the body\'s; n
   t.equal(marked.req.headers.Accept, 'text/plain', 'a header without holes is as it was')
   const path_ = marked.cut(marked.req.path)
   t.same([path_.parts, path_.holes.map((h) => h.kind)], [['/u/', ''], ['seq']], 'the path cut around its hole')
+  // Values are sent as UTF-8 bytes, and in a path percent-encoded: once,
+  // when marked.
+  const inPath = markTemplate({ method: 'GET', path: '/{{pick a b|é}}', headers: { X: '{{pick é|c}}' } })
+  t.same(inPath.holes.map((h) => h.options), [['a%20b', '%C3%A9'], ['\u00c3\u00a9', 'c']], 'in the path percent-encoded; in a header, UTF-8 bytes as latin1')
   t.equal(markTemplate({ method: 'GET', path: '/', headers: { A: 'b' } }), null)
   t.throws(() => markTemplate({ method: 'GET', path: '/', headers: { X: '{{pick a|b\nc}}' } }), /control characters/)
 })
