@@ -183,6 +183,14 @@ async function startupScenario (target, ctx) {
     // Tables printed as a user sees them, not -j: rendering is part of a run.
     entries.push({ name: tool.name, command: tool.command, args: tool.args(flags).filter((a) => a !== '-j') })
   }
+  // Which code the CLI loads (lib/cli/bundle.js): the one built file, or
+  // lib/ when there is none or it is older than its sources.
+  for (const entry of entries.filter((e) => e.name === 'ours' || e.name === 'baseline')) {
+    const said = spawnSync(entry.command, [entry.args[0], '-v'], { env: { ...process.env, NODE_DEBUG: 'cannonade' }, encoding: 'utf8' })
+    const loaded = (/cli: (.*)/.exec(said.stderr || '') || [])[1] || 'lib/ (a version without a bundle)'
+    scenario.loaded = { ...scenario.loaded, [entry.name]: loaded }
+    ctx.log(`  ${entry.name} loads ${loaded}`)
+  }
   const runs = entries.map(() => [])
   for (let i = 0; i < ctx.options.reps; i++) {
     for (let k = 0; k < entries.length; k++) {
@@ -315,6 +323,7 @@ function render (report) {
       for (const [name, r] of Object.entries(s.tools)) table.push([name, range(r.cpuSeconds, 3), range(r.wall, 3)])
       lines.push(table.toString())
       for (const [name, r] of Object.entries(s.ratios || {})) lines.push(`${name}: ${fmt(r)}`)
+      for (const [name, loaded] of Object.entries(s.loaded || {})) lines.push(`${name} loads ${loaded}`)
     } else if (s.name === 'memory') {
       lines.push(Object.entries(s.rssMB).map(([at, mb]) => `RSS at ${at}: ${mb.toFixed(1)} MB`).join(', '))
     } else if (s.name === 'soak') {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
 'use strict'
 
-require('../lib/cli/compile-cache').enable()
-require('../lib/cli/main').main(process.argv.slice(2))
+const cached = require('../lib/cli/compile-cache').enable() !== null
+require('../lib/cli/bundle').cliMain({ cached }).main(process.argv.slice(2))

@@ -33,8 +33,11 @@ const MAGIC = 'cannonade-code-2\n'
 // Runs in a row that write, from one that compiled a file afresh.
 const SETTLING_RUNS = 2
 
-function cacheFile (dir) {
-  return path.join(dir, `after-run-${process.version}-${process.arch}.bin`)
+// One file per copy of the package (`root`): two installs, or a clone
+// and an install, would otherwise carry each other's code at every start,
+// and read and check it.
+function cacheFile (dir, root) {
+  return path.join(dir, `after-run-${process.version}-${process.arch}-${require('crypto').hash('sha1', root).slice(0, 12)}.bin`)
 }
 
 // → { files: { [filename]: { off, size, bytes, ctimeMs } }, runs }, data
@@ -95,7 +98,7 @@ function requireOf (mod) {
 // still in place: written at 'exit', the ~10 ms it takes would be a
 // window in which a signal is lost.
 function install (dir, root) {
-  const file = cacheFile(dir)
+  const file = cacheFile(dir, root)
   const kept = read(file)
   const index = kept ? kept.index.files : {}
   const counts = { fromCache: 0, compiled: 0 }
@@ -129,10 +132,13 @@ function install (dir, root) {
     const runs = kept && counts.compiled === 0 ? kept.index.runs + 1 : 1
     if (runs <= SETTLING_RUNS) {
       const entries = new Map()
-      // Files this run did not load keep their entries.
+      // Files this run did not load keep their entries while they are
+      // as they were.
       if (kept) {
         for (const [filename, e] of Object.entries(index)) {
-          if (!scripts.has(filename)) entries.set(filename, { data: kept.data.subarray(e.off, e.off + e.size), bytes: e.bytes, ctimeMs: e.ctimeMs })
+          if (scripts.has(filename)) continue
+          const st = fs.statSync(filename, { throwIfNoEntry: false })
+          if (st !== undefined && st.size === e.bytes && st.ctimeMs === e.ctimeMs) entries.set(filename, { data: kept.data.subarray(e.off, e.off + e.size), bytes: e.bytes, ctimeMs: e.ctimeMs })
         }
       }
       for (const [filename, { script, bytes, ctimeMs }] of scripts) {

@@ -23,11 +23,12 @@ const { autocannon, warmupOptions } = require('../engine/autocannon')
 const { checkDestinations, writeOutputs } = require('../output/outputs')
 
 // `autocannon <command> …`: work on saved results instead of running.
+// Each loaded when used, by a require a bundler can follow.
 const COMMANDS = {
-  report: './report',
-  compare: './compare',
-  merge: './merge',
-  kube: './kube'
+  report: () => require('./report'),
+  compare: () => require('./compare'),
+  merge: () => require('./merge'),
+  kube: () => require('./kube')
 }
 
 // One line, starting as autocannon's error lines do ("Error: " and its
@@ -248,7 +249,7 @@ async function start (opts, session) {
 // A subcommand: it prints its own output; errors are one line, exit 1.
 function runCommand (name, argv) {
   return Promise.resolve()
-    .then(() => require(COMMANDS[name]).run(argv))
+    .then(() => COMMANDS[name]().run(argv))
     .then((code) => { process.exitCode = code || EXIT.OK }, fail)
     .then(() => require('./compile-cache').persist())
 }

@@ -23,7 +23,7 @@ const BYTE_UNITS = { b: 1, kb: 1e3, mb: 1e6, gb: 1e9, kib: 1024, mib: 1024 ** 2,
 const STAT_KEYS = { avg: 'average', mean: 'average', min: 'min', max: 'max', stddev: 'stddev' }
 const COUNTS = ['errors', 'non2xx', 'timeouts']
 
-const GRAMMAR = /^\s*([a-z0-9_.()]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*([a-zµ%]*(?:\/s)?)\s*$/i
+const GRAMMAR = /^\s*([a-z0-9_.()]+)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*([a-z\u00b5%]*(?:\/s)?)\s*$/i
 
 const HINT = 'e.g. "p99 < 200ms", "errors < 1%", "rps > 5000" (terms: pN, avg, min, max, stddev, errors, non2xx, timeouts, rps, throughput, generator.late, generator.loopDelay.p99, generator.cpu, timings.ttfb.p99)'
 const LOOP_DELAY_STATS = ['p50', 'p99', 'max']

@@ -68,7 +68,7 @@ t.test('the after-run cache serves a file only as it was when cached', async (t)
   t.same(edited.out, ['B', 42, 'outside'], 'the edit is what runs')
   t.same(edited.said, { fromCache: 0, compiled: 1, file: 'written' })
 
-  const file = require(AFTER).cacheFile(dir)
+  const file = require(AFTER).cacheFile(dir, root)
   const whole = fs.readFileSync(file)
   for (const [what, bytes] of [['cut short', whole.subarray(0, whole.length - 40)], ['not ours', Buffer.from('junk\n{}\n')], ['its data overwritten', Buffer.concat([whole.subarray(0, whole.length - 200), Buffer.alloc(200, 7)])]]) {
     fs.writeFileSync(file, bytes)
@@ -76,4 +76,45 @@ t.test('the after-run cache serves a file only as it was when cached', async (t)
     t.same(damaged.out, ['B', 42, 'outside'], `a cache file ${what}: the file runs as written`)
     t.equal(damaged.said.fromCache, 0, `a cache file ${what}: nothing taken from it`)
   }
+})
+
+// Each copy of the package has a file of its own, and an entry lasts only
+// while its file is as it was: a file deleted or edited and not loaded
+// since is not carried on.
+t.test('the after-run cache keeps one copy\'s files, as they are', async (t) => {
+  const root = tmp(t, 'ac-arc-root-')
+  const other = tmp(t, 'ac-arc-other-')
+  const dir = tmp(t, 'ac-arc-dir-')
+  const { cacheFile } = require(AFTER)
+  t.not(cacheFile(dir, root), cacheFile(dir, other), 'two copies, two files')
+  t.equal(cacheFile(dir, root), cacheFile(dir, root))
+  const files = ['a.js', 'b.js', 'c.js'].map((f) => path.join(root, f))
+  for (const f of files) fs.writeFileSync(f, `module.exports = ${JSON.stringify(path.basename(f))}\n`)
+  const run = (load) => {
+    const script = `
+      const persist = require(${JSON.stringify(AFTER)}).install(${JSON.stringify(dir)}, ${JSON.stringify(root)})
+      for (const f of ${JSON.stringify(load)}) require(f)
+      persist()
+    `
+    const env = { ...process.env, NODE_DEBUG: 'cannonade' }
+    delete env.NODE_OPTIONS
+    delete env.NODE_V8_COVERAGE
+    return new Promise((resolve) => execFile(process.execPath, ['-e', script], { env }, (err, stdout, stderr) => resolve({ err, said: said(stderr), stderr })))
+  }
+  const indexed = () => {
+    const all = fs.readFileSync(cacheFile(dir, root), 'utf8')
+    const lines = all.split('\n')
+    return Object.keys(JSON.parse(lines[1]).files).map((f) => path.basename(f)).sort()
+  }
+  const first = await run(files)
+  t.same(first.said, { fromCache: 0, compiled: 3, file: 'written' }, first.stderr)
+  t.same(indexed(), ['a.js', 'b.js', 'c.js'])
+  fs.unlinkSync(files[1])
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  fs.writeFileSync(files[2], 'module.exports = "C"\n')
+  // Loads a.js only (from the cache: the run after writes again).
+  const second = await run([files[0]])
+  t.same(second.said, { fromCache: 1, compiled: 0, file: 'written' }, second.stderr)
+  t.same(indexed(), ['a.js'], 'the deleted and the edited files are dropped')
+  t.notOk(fs.existsSync(cacheFile(dir, other)), 'nothing written for another copy')
 })

@@ -13,11 +13,10 @@ const path = require('path')
 const Module = require('module')
 const { execFile, execFileSync } = require('child_process')
 const { httpServer } = require('../helpers/servers')
-const { BIN } = require('../helpers/cli')
+const { packageCopy } = require('../helpers/package-copy')
 
 const CC = require.resolve('../../lib/cli/compile-cache')
 const { cacheDirectory, enable } = require(CC)
-const ROOT = path.join(__dirname, '..', '..')
 
 if (typeof Module.enableCompileCache !== 'function') {
   // Node 20: past its end of life, not supported; the CLI runs uncached.
@@ -38,7 +37,8 @@ function folderName () {
 }
 
 // The files under our folder: Node's, one subfolder per Node version and
-// flags, and the after-run cache's, one file per Node version.
+// flags, and the after-run cache's, one file per Node version and copy of
+// the package.
 function entries (tmpdir) {
   const base = path.join(tmpdir, folderName())
   if (!fs.existsSync(base)) return []
@@ -59,18 +59,24 @@ function said (stderr) {
   return m ? { fromCache: Number(m[1]), compiled: Number(m[2]), file: m[3] } : null
 }
 
-// Files Node says it took from the cache (its debug output).
-function hits (stderr) {
+// Files of the package at `root` Node says it took from the cache (its
+// debug output). The copy's node_modules links to the checkout's: those
+// files are outside the package, and Node's to cache.
+function hits (stderr, root) {
   const out = new Set()
-  for (const m of stderr.matchAll(/cache for (?:CommonJS )?(\S+) was accepted/g)) out.add(path.relative(ROOT, m[1]))
+  for (const m of stderr.matchAll(/cache for (?:CommonJS )?(\S+) was accepted/g)) {
+    const file = path.relative(root, m[1])
+    if (!file.startsWith('..')) out.add(file)
+  }
   return out
 }
 
 // The real command, as a user runs it. tap adds its coverage hook to the
 // NODE_OPTIONS of every process a test starts (and a preloaded hook turns
 // the cache off): /usr/bin/env takes it out again, and sets what a case
-// needs.
-function cli (args, vars) {
+// needs. From a copy of the package without dist/: the sources, each file
+// on its own (the bundle's own cases: test/cli/bundle.test.js).
+function cli (BIN, args, vars) {
   const assignments = Object.entries(vars).map(([k, v]) => `${k}=${v}`)
   return new Promise((resolve) => {
     execFile('env', ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', '-u', 'NODE_COMPILE_CACHE', ...assignments, process.execPath, BIN, ...args], { timeout: 30000 }, (err, stdout, stderr) => {
@@ -134,12 +140,13 @@ function tests () {
   })
 
   t.test('the CLI: a cold start fills the cache, a warm one runs from it alike', { skip: process.platform === 'win32' && 'uses /usr/bin/env' }, async (t) => {
+    const { root, bin: BIN } = packageCopy(t, { bundle: false })
     const url = await httpServer(t)
     const tmpdir = tmp(t, 'ac-cc-cli-')
     const env = { TMPDIR: tmpdir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE', NODE_DEBUG: 'cannonade' }
     const args = ['-a', '20', '-c', '2', '-j', url]
 
-    const off = await cli(args, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' })
+    const off = await cli(BIN, args, { ...env, NODE_DISABLE_COMPILE_CACHE: '1' })
     t.equal(off.code, 0, off.stderr)
     t.same(entries(tmpdir), [], 'NODE_DISABLE_COMPILE_CACHE=1: nothing written')
 
@@ -147,37 +154,37 @@ function tests () {
     const hook = path.join(tmpdir, 'hook.js')
     fs.writeFileSync(hook, '')
     for (const preload of [`--require ${hook}`, `--import=${hook}`]) {
-      const hooked = await cli(args, { ...env, NODE_OPTIONS: preload })
+      const hooked = await cli(BIN, args, { ...env, NODE_OPTIONS: preload })
       t.equal(hooked.code, 0, hooked.stderr)
       t.same(entries(tmpdir), [], `NODE_OPTIONS=${preload.split(' ')[0]}…: nothing written`)
     }
 
-    const cold = await cli(args, env)
+    const cold = await cli(BIN, args, env)
     t.equal(cold.code, 0, cold.stderr)
     t.notOk(fs.existsSync(path.join(tmpdir, 'node-compile-cache')), 'nothing in Node\'s default folder')
     const first = said(cold.stderr)
     t.ok(first && first.fromCache === 0 && first.compiled >= 40 && first.file === 'written', `the cold start compiled every file of ours and wrote them (${JSON.stringify(first)})`)
-    const file = path.join(tmpdir, folderName(), `after-run-${process.version}-${process.arch}.bin`)
+    const file = require('../../lib/cli/after-run-cache').cacheFile(path.join(tmpdir, folderName()), root)
     t.equal(fs.statSync(file).mode & 0o777, 0o600, 'the after-run cache is this user\'s alone')
 
     // The second run adds what it compiled to what it loaded; from then
     // on every file comes from the cache and nothing is written.
-    const second = await cli(args, env)
+    const second = await cli(BIN, args, env)
     t.equal(second.code, 0, second.stderr)
     t.same(said(second.stderr), { fromCache: first.compiled, compiled: 0, file: 'written' })
     const written = entries(tmpdir)
-    const warm = await cli(args, env)
+    const warm = await cli(BIN, args, env)
     t.equal(warm.code, 0, warm.stderr)
     t.same(said(warm.stderr), { fromCache: first.compiled, compiled: 0, file: 'kept' }, 'every file from the cache')
     t.same(entries(tmpdir), written, 'the warm run needed nothing new and rewrote nothing')
-    t.same([...hits(warm.stderr)].filter((f) => !['lib/cli/compile-cache.js', 'lib/cli/after-run-cache.js'].includes(f)), [], 'in the main thread Node\'s cache has only the files loaded before ours starts')
+    t.same([...hits(warm.stderr, root)].filter((f) => !['lib/cli/compile-cache.js', 'lib/cli/after-run-cache.js'].includes(f)), [], 'in the main thread Node\'s cache has only the files loaded before ours starts')
     for (const res of [cold, second, warm]) {
       const result = JSON.parse(res.stdout)
       t.equal(result['2xx'], 20)
       t.equal(result.errors, 0)
     }
 
-    const tables = await cli(['-a', '20', '-c', '2', url], { TMPDIR: tmpdir })
+    const tables = await cli(BIN, ['-a', '20', '-c', '2', url], { TMPDIR: tmpdir })
     t.equal(tables.code, 0, tables.stderr)
     t.match(tables.stderr, /20 requests in/, 'the tables print from cached code')
   })
@@ -185,17 +192,18 @@ function tests () {
   // With -w the main thread loads no protocol code: the parser, the run
   // and the connections are the worker threads' alone.
   t.test('the CLI\'s worker threads use the cache too', { skip: process.platform === 'win32' && 'uses /usr/bin/env' }, async (t) => {
+    const { root, bin: BIN } = packageCopy(t, { bundle: false })
     const url = await httpServer(t)
     const tmpdir = tmp(t, 'ac-cc-workers-')
     const env = { TMPDIR: tmpdir, NODE_DEBUG_NATIVE: 'COMPILE_CACHE' }
     const args = ['-w', '2', '-c', '4', '-a', '40', '-j', url]
-    const cold = await cli(args, env)
+    const cold = await cli(BIN, args, env)
     t.equal(cold.code, 0, cold.stderr)
     t.equal(JSON.parse(cold.stdout)['2xx'], 40)
-    const warm = await cli(args, env)
+    const warm = await cli(BIN, args, env)
     t.equal(warm.code, 0, warm.stderr)
     t.equal(JSON.parse(warm.stdout)['2xx'], 40)
-    const got = hits(warm.stderr)
+    const got = hits(warm.stderr, root)
     for (const file of ['lib/http1/response-parser.js', 'lib/engine/run.js', 'lib/transport/connection.js']) {
       t.ok(got.has(file), `${file}, loaded only by the workers, came from the cache`)
     }

@@ -233,6 +233,22 @@ for (const entry of CLI_CASES) {
   })
 }
 
+// As a user starts it, without the test runner's hooks (which turn the
+// code cache off): the installed CLI runs from its one built file. npm
+// gives every installed file one time, so the bundle is as new as its
+// sources. /usr/bin/env takes tap's hooks out of what npx starts.
+t.test('the installed CLI runs from dist/cli.js', { skip: process.platform === 'win32' && 'uses /usr/bin/env' }, async (t) => {
+  t.ok(shared.packed.files.some((f) => f.path === 'dist/cli.js'), 'the tarball carries the bundle')
+  const dir = fs.mkdtempSync(path.join(shared.base, 'bundle-'))
+  const run = (args) => exec('env', ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', 'NODE_DEBUG=cannonade', `TMPDIR=${dir}`, 'npx', '--yes=false', 'autocannon', ...args], shared.app)
+  for (const args of [['-a', '50', '-j', shared.url], ['-w', '2', '-c', '2', '-a', '50', '-j', shared.url]]) {
+    const out = await run(args)
+    t.equal(out.code, 0, out.stderr)
+    t.match(out.stderr, /cli: dist\/cli\.js/, `${args.join(' ')}: from the bundle`)
+    t.equal(JSON.parse(out.stdout).requests.total, 50)
+  }
+})
+
 // Run in `app` with the package installed as `name`.
 function requireScript (name) {
   return `
