@@ -4,8 +4,8 @@
 // one file, and dist/cli.json, the list of the files it was made from.
 // A run of the CLI loads ~70 files; one file instead saves Node resolving,
 // reading and wrapping each of them, and V8 the background compiles of the
-// loader's hot paths: ~10 of the ~50 ms CPU a `-a 100` run adds to
-// `node -e 0`. lib/cli/bundle.js decides, at each start, whether the file
+// loader's hot paths: ~12 of the ~50 ms CPU a `-a 100` run added to
+// `node -e 0` on Node 24. lib/cli/bundle.js decides, at each start, whether the file
 // may be used (it is as new as its sources) or the sources are loaded.
 //
 // Run by `npm install` in a clone (the "prepare" script) and before the
@@ -19,13 +19,13 @@ const { BUNDLE, MANIFEST, OUTSIDE } = require('../lib/cli/bundle')
 const ROOT = path.join(__dirname, '..')
 const DIST = path.dirname(BUNDLE)
 
-// Files that refer to where they are (a worker's script, the HTML report's
-// assets, help.txt) are given their own __dirname and __filename, not the
-// bundle's. `__bundleDir` is the bundle's folder, set by the banner.
 // A file's path from the package's root, with '/' as lib/cli/bundle.js
 // lists them.
 const fromRoot = (file) => path.relative(ROOT, file).split(path.sep).join('/')
 
+// Files that refer to where they are (a worker's script, the HTML report's
+// assets, help.txt) are given their own __dirname and __filename, not the
+// bundle's. `__bundleDir` is the bundle's folder, set by the banner.
 const WHERE = /\b__(dirname|filename)\b/
 function ownLocation (file, source) {
   if (!WHERE.test(source)) return source
@@ -108,8 +108,6 @@ async function build () {
   return { bundle: BUNDLE, files: inputs.length }
 }
 
-// What it says goes to stderr: `npm pack --json` runs it and its stdout
-// must stay npm's JSON.
 // `--if-available` (npm's "prepare"): an install without the development
 // dependencies has no esbuild; the CLI then loads lib/, as it would with
 // an old bundle, and the install goes on.
@@ -122,6 +120,8 @@ function available () {
   }
 }
 
+// What it says goes to stderr: `npm pack --json` runs it, and its stdout
+// must stay npm's JSON.
 if (require.main === module) {
   if (process.argv.includes('--if-available') && !available()) {
     process.stderr.write('build-cli: no esbuild (development dependencies not installed); the CLI loads lib/\n')

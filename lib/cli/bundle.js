@@ -3,7 +3,7 @@
 // The command line's code from dist/cli.js, one file made by
 // scripts/build-cli.js, when it is as new as every file it was made from;
 // from lib/ otherwise (a clone whose lib/ was edited or pulled since the
-// last build, a package without dist/). One file loads in ~10 ms less CPU
+// last build, a package without dist/). One file loads in ~12 ms less CPU
 // than the ~70 it replaces (no resolving, reading and wrapping each), but
 // only with the compiled code kept between runs (after-run-cache.js):
 // without it, V8 compiles the whole bundle's functions as it meets them,
