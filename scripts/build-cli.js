@@ -65,8 +65,12 @@ const plugin = {
 
 function replace (file, data) {
   const tmp = `${file}.${process.pid}.tmp`
-  fs.writeFileSync(tmp, data)
-  fs.renameSync(tmp, file)
+  try {
+    fs.writeFileSync(tmp, data)
+    fs.renameSync(tmp, file)
+  } finally {
+    fs.rmSync(tmp, { force: true })
+  }
 }
 
 async function build () {

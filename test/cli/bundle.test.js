@@ -11,9 +11,9 @@ const t = require('tap')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { execFile, spawnSync } = require('child_process')
+const { spawnSync } = require('child_process')
 const { httpServer } = require('../helpers/servers')
-const { packageCopy } = require('../helpers/package-copy')
+const { packageCopy, runAsUser } = require('../helpers/package-copy')
 const { staleness, OUTSIDE } = require('../../lib/cli/bundle')
 
 function tmp (t, prefix) {
@@ -77,17 +77,9 @@ t.test('staleness: in an installed package, sizes only', async (t) => {
 })
 
 // A user's shell: no coverage hooks, a cache folder of the test's own.
-// tap adds its hooks to the NODE_OPTIONS of every process a test starts:
-// /usr/bin/env takes them out again.
-function cli (bin, args, { tmpdir, cwd }) {
-  const env = { ...process.env, TMPDIR: tmpdir, NODE_DEBUG: 'cannonade' }
-  for (const k of ['PORT', 'NO_COLOR', 'FORCE_COLOR']) delete env[k]
-  const unset = ['NODE_OPTIONS', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE'].flatMap((k) => ['-u', k])
-  return new Promise((resolve) => {
-    execFile('env', [...unset, process.execPath, bin, ...args], { env, cwd, timeout: 60000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? err.code : 0, stdout, stderr, loaded: (/cli: (.*)/.exec(stderr) || [])[1] })
-    })
-  })
+async function cli (bin, args, { tmpdir, cwd }) {
+  const res = await runAsUser(bin, args, { vars: { TMPDIR: tmpdir, NODE_DEBUG: 'cannonade' }, cwd })
+  return { ...res, loaded: (/cli: (.*)/.exec(res.stderr) || [])[1] }
 }
 
 const posixOnly = process.platform === 'win32' && 'uses /usr/bin/env'

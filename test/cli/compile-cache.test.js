@@ -11,9 +11,9 @@ const fs = require('fs')
 const os = require('os')
 const path = require('path')
 const Module = require('module')
-const { execFile, execFileSync } = require('child_process')
+const { execFileSync } = require('child_process')
 const { httpServer } = require('../helpers/servers')
-const { packageCopy } = require('../helpers/package-copy')
+const { packageCopy, runAsUser } = require('../helpers/package-copy')
 
 const CC = require.resolve('../../lib/cli/compile-cache')
 const { cacheDirectory, enable } = require(CC)
@@ -71,18 +71,11 @@ function hits (stderr, root) {
   return out
 }
 
-// The real command, as a user runs it. tap adds its coverage hook to the
-// NODE_OPTIONS of every process a test starts (and a preloaded hook turns
-// the cache off): /usr/bin/env takes it out again, and sets what a case
-// needs. From a copy of the package without dist/: the sources, each file
-// on its own (the bundle's own cases: test/cli/bundle.test.js).
-function cli (BIN, args, vars) {
-  const assignments = Object.entries(vars).map(([k, v]) => `${k}=${v}`)
-  return new Promise((resolve) => {
-    execFile('env', ['-u', 'NODE_OPTIONS', '-u', 'NODE_V8_COVERAGE', '-u', 'NODE_COMPILE_CACHE', ...assignments, process.execPath, BIN, ...args], { timeout: 30000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? err.code : 0, stdout, stderr })
-    })
-  })
+// The real command, as a user runs it, from a copy of the package without
+// dist/: the sources, each file on its own (the bundle's own cases:
+// test/cli/bundle.test.js).
+function cli (bin, args, vars) {
+  return runAsUser(bin, args, { vars, timeout: 30000 })
 }
 
 function tests () {

@@ -9,7 +9,7 @@
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { execFileSync } = require('child_process')
+const { execFile, execFileSync } = require('child_process')
 
 const ROOT = path.join(__dirname, '..', '..')
 const COPIED = ['bin', 'lib', 'scripts', 'package.json', 'help.txt']
@@ -23,4 +23,19 @@ function packageCopy (t, { bundle }) {
   return { root, bin: path.join(root, 'bin', 'autocannon.js') }
 }
 
-module.exports = { packageCopy }
+// The CLI at `bin` as a user's shell runs it. tap adds its hooks to the
+// NODE_OPTIONS of every process a test starts (and a preloaded hook turns
+// the code cache off): /usr/bin/env takes them out again, with the
+// caller's colour and PORT settings, then sets `vars`. Resolves to
+// { code, stdout, stderr } whatever the exit code.
+function runAsUser (bin, args, { vars = {}, cwd, timeout = 60000 } = {}) {
+  const unset = ['NODE_OPTIONS', 'NODE_V8_COVERAGE', 'NODE_COMPILE_CACHE', 'PORT', 'NO_COLOR', 'FORCE_COLOR'].flatMap((k) => ['-u', k])
+  const assignments = Object.entries(vars).map(([k, v]) => `${k}=${v}`)
+  return new Promise((resolve) => {
+    execFile('env', [...unset, ...assignments, process.execPath, bin, ...args], { cwd, timeout }, (err, stdout, stderr) => {
+      resolve({ code: err ? err.code : 0, stdout, stderr })
+    })
+  })
+}
+
+module.exports = { packageCopy, runAsUser }
