@@ -62,7 +62,7 @@
 
 const { performance } = require('perf_hooks')
 const { EventEmitter } = require('events')
-const { HookError, ResponseParseError, causeOf } = require('../core/errors')
+const { HookError, CountedError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
 const { sequenceFor } = require('./request-sequence')
 
@@ -76,7 +76,7 @@ let headersObject = null
 
 // The socket closed, unannounced, with requests in flight: they end in it.
 function hangUp () {
-  return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
+  return new CountedError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
 }
 
 class Client extends EventEmitter {
@@ -249,7 +249,7 @@ class Client extends EventEmitter {
   onClose (connected) {
     const protocol = this.protocol
     if (protocol.inFlight > 0) return protocol.unanswered()
-    if (!connected) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
+    if (!connected) return new CountedError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
     return protocol.closedIdle()
   }
 
@@ -392,7 +392,7 @@ class Client extends EventEmitter {
   // and its request ends in an error.
   overflowed () {
     this.connection.succeeded()
-    this.requestFailed(new ResponseParseError('AC_BODY_TOO_LARGE', `a response body was larger than maxBodySize (${this.maxBodySize} bytes)`))
+    this.requestFailed(new CountedError('AC_BODY_TOO_LARGE', `a response body was larger than maxBodySize (${this.maxBodySize} bytes)`))
   }
 
   // One request ended in an error of its own (its stream reset, its body

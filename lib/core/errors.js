@@ -136,11 +136,15 @@ class InvalidOptionError extends AutocannonError {
   }
 }
 
-// Counted per connection failure; `code` is the category used in results.
-class ResponseParseError extends AutocannonError {
+// A request that ended in an error, counted under its code: one of
+// COUNTED's, or the HTTP/1.1 parser's HPE_* (which is why the code is not
+// checked against COUNTED here, as raise() checks RAISED). Whatever ended
+// it: a response that could not be parsed, a hang-up, a connection not
+// set up, an HTTP/2 reset or GOAWAY.
+class CountedError extends AutocannonError {
   constructor (code, message) {
     super(code, message)
-    this.name = 'ResponseParseError'
+    this.name = 'CountedError'
   }
 }
 
@@ -175,7 +179,7 @@ function raise (code, message, detail) {
 // keeps an Error's message, not its class or fields): toMessage() there,
 // fromMessage() here gives back the same class, code, message and fields
 // (option, detail, hook, a system error's syscall…).
-const CLASSES = { AutocannonError, InvalidOptionError, ResponseParseError, RequestTimeoutError, HookError }
+const CLASSES = { AutocannonError, InvalidOptionError, CountedError, RequestTimeoutError, HookError }
 
 function toMessage (err) {
   if (!(err instanceof Error)) return { name: 'Error', message: String(err), fields: {} }
@@ -225,7 +229,7 @@ module.exports = {
   noErrorsByCause,
   AutocannonError,
   InvalidOptionError,
-  ResponseParseError,
+  CountedError,
   RequestTimeoutError,
   HookError,
   raise,

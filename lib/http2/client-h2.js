@@ -27,7 +27,7 @@
 
 const { performance } = require('perf_hooks')
 const { hangUp } = require('../client/client')
-const { ResponseParseError } = require('../core/errors')
+const { CountedError } = require('../core/errors')
 const { FrameParser, CLIENT_PREFACE, encodeSettings, encodeWindowUpdate, encodeData, setStreamId, DEFAULT_MAX_FRAME_SIZE } = require('./frames')
 const { Decoder, DEFAULT_TABLE_SIZE } = require('./hpack')
 const { ERROR_CODES, goawayError } = require('./errors')
@@ -180,7 +180,7 @@ class Http2 {
     // waiting for SETTINGS that never come.
     if (this.client.target.secure && socket.alpnProtocol !== 'h2') {
       const chosen = socket.alpnProtocol
-      return this.client.fail(new ResponseParseError('AC_H2_NOT_OFFERED', `the server at ${this.client.target.origin} did not offer HTTP/2 on a new connection (ALPN h2${chosen ? `: it chose ${chosen}` : ''})`))
+      return this.client.fail(new CountedError('AC_H2_NOT_OFFERED', `the server at ${this.client.target.origin} did not offer HTTP/2 on a new connection (ALPN h2${chosen ? `: it chose ${chosen}` : ''})`))
     }
     socket.write(PREFACE)
   }
@@ -200,7 +200,7 @@ class Http2 {
   }
 
   closedIdle () {
-    if (!this.ready) return new ResponseParseError('AC_H2_NO_SETTINGS', 'the HTTP/2 server closed the connection before sending its SETTINGS')
+    if (!this.ready) return new CountedError('AC_H2_NO_SETTINGS', 'the HTTP/2 server closed the connection before sending its SETTINGS')
     return null
   }
 
