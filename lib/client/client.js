@@ -74,11 +74,6 @@ const { sequenceFor } = require('./request-sequence')
 let sendEachOf = null
 let headersObject = null
 
-// The socket closed, unannounced, with requests in flight: they end in it.
-function hangUp () {
-  return new CountedError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
-}
-
 class Client extends EventEmitter {
   // run: the run's handle (lib/engine/run-handle.js). setup: what every
   // client of the run shares (Run#clientSetup). route: its target's, made
@@ -439,4 +434,4 @@ class Client extends EventEmitter {
   }
 }
 
-module.exports = { Client, hangUp }
+module.exports = { Client }

@@ -148,6 +148,12 @@ class CountedError extends AutocannonError {
   }
 }
 
+// The socket closed, unannounced, with requests in flight: they end in
+// it, whichever protocol framed them.
+function socketHangUp () {
+  return new CountedError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
+}
+
 // autocannon's message for both (its timer is per request, connected or
 // not); the code and detail say which.
 class RequestTimeoutError extends AutocannonError {
@@ -230,6 +236,7 @@ module.exports = {
   AutocannonError,
   InvalidOptionError,
   CountedError,
+  socketHangUp,
   RequestTimeoutError,
   HookError,
   raise,

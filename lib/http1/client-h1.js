@@ -16,8 +16,7 @@
 const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
 const { http1Encoding } = require('./request-encoder')
-const { CountedError } = require('../core/errors')
-const { hangUp } = require('../client/client')
+const { CountedError, socketHangUp } = require('../core/errors')
 
 class Http1 {
   // client: the Client it frames requests for; setup: Run#clientSetup.
@@ -120,7 +119,7 @@ class Http1 {
       client.resend(this.inFlight)
       return null
     }
-    return hangUp()
+    return socketHangUp()
   }
 
   mayResend () {

@@ -26,8 +26,7 @@
 // between, beyond which it ends in an error (server-frames.js).
 
 const { performance } = require('perf_hooks')
-const { hangUp } = require('../client/client')
-const { CountedError } = require('../core/errors')
+const { CountedError, socketHangUp } = require('../core/errors')
 const { FrameParser, CLIENT_PREFACE, encodeSettings, encodeWindowUpdate, encodeData, setStreamId, DEFAULT_MAX_FRAME_SIZE } = require('./frames')
 const { Decoder, DEFAULT_TABLE_SIZE } = require('./hpack')
 const { ERROR_CODES, goawayError } = require('./errors')
@@ -196,7 +195,7 @@ class Http2 {
   // error, if it sent one.
   unanswered () {
     if (this.goingAway && this.goawayCode !== ERROR_CODES.NO_ERROR) return goawayError(this.goawayCode, this.goawayDebug)
-    return hangUp()
+    return socketHangUp()
   }
 
   closedIdle () {

@@ -65,6 +65,14 @@ t.test('raise() refuses unregistered codes; raised errors carry their code', asy
   t.equal(new errors.RequestTimeoutError(10, true).code, 'AC_CONNECT_TIMEOUT')
 })
 
+t.test('socketHangUp: the requests in flight of a socket closed unannounced, counted as read errors', async (t) => {
+  const err = errors.socketHangUp()
+  t.ok(err instanceof errors.CountedError)
+  t.same([err.code, err.message, err.name], ['AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight', 'CountedError'])
+  t.equal(errors.causeOf(err, true), 'read')
+  t.not(errors.socketHangUp(), err, 'a new error each time')
+})
+
 t.test('causeOf: by registered code, parser code, syscall, or when it happened', async (t) => {
   const sys = (code, syscall) => Object.assign(new Error(code), { code, syscall })
   const cases = [
