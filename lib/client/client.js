@@ -86,7 +86,6 @@ class Client extends EventEmitter {
     this.recorder = setup.recorder
     this.target = route.target
     this.index = index
-    this.pipelining = setup.pipelining
     this.maxRequests = setup.maxRequests
     this.reconnectRate = setup.reconnectRate
     this.amountRun = setup.amountRun
