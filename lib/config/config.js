@@ -23,7 +23,7 @@ const { maskSecrets } = require('../core/redact')
 const { upstream } = require('../core/upstream-messages')
 const { OPTIONS, DEFAULTS } = require('../core/options')
 const { SAID, fail, checkByTable, checkOption, parseDuration, checkExpressions } = require('./values')
-const { checkRules } = require('./rules')
+const { checkRules, checkRefusals } = require('./rules')
 
 // How the sends of a rate may be spaced (lib/engine/arrivals.js).
 const ARRIVALS = Object.freeze(['uniform', 'poisson'])
@@ -268,26 +268,21 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   config.startAt = given(opts.startAt) ? require('./start-at').parseStartAt(opts.startAt, config.sampleInt) : undefined
   checkTyped(config)
   checkRules(config)
-  if (config.forever && callbackGiven) {
-    fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead', SAID.foreverCallback)
-  }
+  const refusing = { given: opts, callback: callbackGiven }
+  checkRefusals('given', config, refusing)
   // The stages are the run's length; a ramp of connections builds the
   // most it ever holds.
   const staged = config.stages || config.connectionStages
   if (staged) config.duration = staged.reduce((total, stage) => total + stage.duration, 0)
   if (config.connectionStages) config.connections = Math.max(...config.connectionStages.map((stage) => stage.connections))
-  if (config.duration === 0 && !config.amount) {
-    fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
-  }
+  checkRefusals('length', config, refusing)
   // Before the workers' rules: a shard's workers divide its part.
   if (config.shard) {
     const { runOf } = require('./shard')
     config.shard = Object.freeze({ ...config.shard, run: runOf(config) })
     config = require('./split').shardPart(config, config.shard)
   }
-  if (config.amount && config.connections > config.amount) {
-    fail('connections', config.connections, `is more than amount (${config.amount}): each connection makes at least one request`, SAID.connectionsOverAmount)
-  }
+  checkRefusals('part', config, refusing)
   if (config.workers) config = require('./split').fitToWorkers(config)
   if (config.tlsOptions) require('./tls-check').checkTlsOptions(config.tlsOptions)
   return Object.freeze(config)
