@@ -66,7 +66,7 @@ function createOurs (opts = {}) {
     },
     onParseError (err) {
       if (dead) out.problems.push('onParseError twice')
-      if (!(err instanceof Error) || err.name !== 'ResponseParseError' || typeof err.code !== 'string') out.problems.push('an error that is not a ResponseParseError')
+      if (!(err instanceof Error) || err.name !== 'CountedError' || typeof err.code !== 'string') out.problems.push('an error that is not a CountedError')
       dead = true
       out.error = { code: err.code, reason: err.message, at: out.responses.length }
     }

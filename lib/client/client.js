@@ -14,7 +14,7 @@
 // park), a hook's promise, the checks of a response body, and what a
 // close or a failure costs. Its Connection (lib/transport/connection.js)
 // drives it through the calls declared there; it reaches the run only
-// through the run's port (lib/engine/port.js).
+// through the run's handle (lib/engine/run-handle.js).
 //
 // The framing is its protocol's: a small object made for it by the
 // protocol's module (lib/http1/client-h1.js, lib/http2/client-h2.js, each
@@ -62,7 +62,7 @@
 
 const { performance } = require('perf_hooks')
 const { EventEmitter } = require('events')
-const { HookError, ResponseParseError, causeOf } = require('../core/errors')
+const { HookError, CountedError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
 const { sequenceFor } = require('./request-sequence')
 
@@ -74,30 +74,25 @@ const { sequenceFor } = require('./request-sequence')
 let sendEachOf = null
 let headersObject = null
 
-// The socket closed, unannounced, with requests in flight: they end in it.
-function hangUp () {
-  return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
-}
-
 class Client extends EventEmitter {
-  // port: the run's (lib/engine/port.js). setup: what every client of the
-  // run shares (Run#clientSetup). route: its target's, made once per
-  // target: { target, connect (the transport), protocol (the module),
-  // encoding, requests, order }. index: its place among the connections.
-  constructor (port, setup, route, index) {
+  // run: the run's handle (lib/engine/run-handle.js). setup: what every
+  // client of the run shares (Run#clientSetup). route: its target's, made
+  // once per target: { target, connect (the transport), protocol (the
+  // module), encoding, requests, order }. index: its place among the
+  // connections.
+  constructor (run, setup, route, index) {
     super()
-    this.port = port
+    this.run = run
     this.recorder = setup.recorder
     this.target = route.target
     this.index = index
-    this.pipelining = setup.pipelining
     this.maxRequests = setup.maxRequests
     this.reconnectRate = setup.reconnectRate
     this.amountRun = setup.amountRun
     this.verifyBody = setup.verifyBody
     this.expectBody = setup.expectBody
     this.maxBodySize = setup.maxBodySize
-    // Intended send times of the requests the port grants, under a rate
+    // Intended send times of the requests the run grants, under a rate
     // (the scheduler's array, filled by each take); null otherwise.
     this.planned = setup.planned
 
@@ -248,7 +243,7 @@ class Client extends EventEmitter {
   onClose (connected) {
     const protocol = this.protocol
     if (protocol.inFlight > 0) return protocol.unanswered()
-    if (!connected) return new ResponseParseError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
+    if (!connected) return new CountedError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
     return protocol.closedIdle()
   }
 
@@ -258,13 +253,13 @@ class Client extends EventEmitter {
   onFail (err, connected) {
     const up = connected && this.protocol.ready
     let lost = this.protocol.inFlight
-    if (lost === 0 && !up && this.port.takeAttempt()) lost = 1
+    if (lost === 0 && !up && this.run.takeAttempt()) lost = 1
     this.completed += lost
     const cause = causeOf(err, up)
     // In-flight state is emptied before the run hears of it: an amount run
     // that ends on these errors finds nothing of them still in flight.
     this.dropInFlight()
-    this.port.onClientError(this, err, lost, cause, up)
+    this.run.onClientError(this, err, lost, cause, up)
   }
 
   dropInFlight () {
@@ -283,13 +278,13 @@ class Client extends EventEmitter {
 
   // No request left for this connection to make.
   nothingLeft () {
-    return (this.maxRequests !== 0 && this.completed >= this.maxRequests) || this.port.exhausted()
+    return (this.maxRequests !== 0 && this.completed >= this.maxRequests) || this.run.exhausted()
   }
 
   finish () {
     if (this.done) return
     this.done = true
-    this.port.onClientDone(this)
+    this.run.onClientDone(this)
   }
 
   // --- the protocol's calls ---
@@ -302,7 +297,7 @@ class Client extends EventEmitter {
   // next connection, counted once (in `resent`).
   resend (n) {
     this.recorder.resend(n)
-    this.port.giveBack(n)
+    this.run.giveBack(n)
     this.unsend(n)
   }
 
@@ -328,7 +323,7 @@ class Client extends EventEmitter {
     if (room < 1 || !protocol.accepting || this.pendingRequest !== null || this.parked) return this.checkIdle()
     let n = this.allowed(room)
     if (n < 1) return this.checkIdle()
-    n = this.port.take(this, n)
+    n = this.run.take(this, n)
     if (n === 0) return this.checkIdle()
     // Counted before anything can end them: a hook that fails may end the
     // run (its amount) while the batch is being built.
@@ -381,24 +376,24 @@ class Client extends EventEmitter {
     recorder.response(status, bytes, Math.round(latencyMs * 1000), Math.round((firstAt - sentAt) * 1000), Math.round((now - firstAt) * 1000))
     if (recorder.latencyUncorrected !== null) recorder.uncorrected(status, Math.round((now - sentAt) * 1000))
     if (body !== null) this.deliverBody(status, entry, body, headers)
-    const port = this.port
-    if (port.emitResponses) port.emitResponse(this, status, bytes, latencyMs)
+    const run = this.run
+    if (run.emitResponses) run.emitResponse(this, status, bytes, latencyMs)
     if (this.hasResponseListener) this.emit('response', status, bytes, latencyMs)
-    if (this.amountRun) port.checkAmount()
+    if (this.amountRun) run.checkAmount()
   }
 
   // A response whose body was larger than maxBodySize: read to its end,
   // and its request ends in an error.
   overflowed () {
     this.connection.succeeded()
-    this.requestFailed(new ResponseParseError('AC_BODY_TOO_LARGE', `a response body was larger than maxBodySize (${this.maxBodySize} bytes)`))
+    this.requestFailed(new CountedError('AC_BODY_TOO_LARGE', `a response body was larger than maxBodySize (${this.maxBodySize} bytes)`))
   }
 
   // One request ended in an error of its own (its stream reset, its body
   // too large); the connection goes on.
   requestFailed (err) {
     this.completed++
-    this.port.onClientError(this, err, 1, 'parse', true)
+    this.run.onClientError(this, err, 1, 'parse', true)
   }
 
   deliverBody (status, entry, body, headers) {
@@ -414,21 +409,21 @@ class Client extends EventEmitter {
       } catch (err) {
         ok = true
         mismatched = true
-        this.port.onResponseHookError(this, new HookError('verifyBody', 'threw', err), true)
+        this.run.onResponseHookError(this, new HookError('verifyBody', 'threw', err), true)
       }
       if (!ok) {
         mismatched = true
-        this.port.onMismatch(this, text)
+        this.run.onMismatch(this, text)
       }
     } else if (this.expectBody !== undefined && text !== this.expectBody) {
       mismatched = true
-      this.port.onMismatch(this, text)
+      this.run.onMismatch(this, text)
     }
     if (this.sequence.hasOnResponse) {
       try {
         this.sequence.onResponse(entry, status, text, headersObject(headers))
       } catch (err) {
-        this.port.onResponseHookError(this, err, !mismatched)
+        this.run.onResponseHookError(this, err, !mismatched)
       }
     }
   }
@@ -438,4 +433,4 @@ class Client extends EventEmitter {
   }
 }
 
-module.exports = { Client, hangUp }
+module.exports = { Client }

@@ -63,7 +63,7 @@ function sendEach (client, n, now, planned) {
   const unused = n - k
   if (unused > 0) {
     // pump() counted all it was granted as sent.
-    client.port.giveBack(unused)
+    client.run.giveBack(unused)
     client.unsend(unused)
   }
   retryAfterHookFailures(client, failed, k - failed)
@@ -96,7 +96,7 @@ function awaitRequest (client, promise, entry, planned) {
     }
     if (encoded === null || !client.protocol.accepting) {
       // Reset, or the socket takes nothing more: never started.
-      client.port.giveBack(1)
+      client.run.giveBack(1)
       client.unsend(1)
       return client.pump()
     }
@@ -114,7 +114,7 @@ function awaitRequest (client, promise, entry, planned) {
 // The request's setupRequest hook threw while its batch was built.
 function hookFailed (client, err) {
   client.completed++
-  client.port.onHookError(client, err)
+  client.run.onHookError(client, err)
 }
 
 module.exports = { sendEach }

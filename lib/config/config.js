@@ -22,8 +22,8 @@ const { withScheme, checkUrl, basicAuth, unbracket, hostHeader } = require('../c
 const { maskSecrets } = require('../core/redact')
 const { upstream } = require('../core/upstream-messages')
 const { OPTIONS, DEFAULTS } = require('../core/options')
-const { SAID, fail, byKind, checkOption, parseDuration, checkExpressions } = require('./values')
-const { checkRules } = require('./rules')
+const { SAID, fail, checkByTable, checkOption, parseDuration, checkExpressions } = require('./values')
+const { checkRules, checkRefusals } = require('./rules')
 
 // How the sends of a rate may be spaced (lib/engine/arrivals.js).
 const ARRIVALS = Object.freeze(['uniform', 'poisson'])
@@ -197,9 +197,9 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   const proxy = opts.proxy !== undefined && opts.proxy !== null && opts.proxy !== false
     ? require('./proxy').proxySetting(opts.proxy)
     : undefined
-  const http2 = byKind(opts, 'http2')
+  const http2 = checkByTable(opts, 'http2')
   const urls = Object.freeze(rawUrls.map((u) => parseTarget(u, socketPath, proxy && proxy.forTarget, http2 ? 'h2' : 'http/1.1')))
-  const workers = byKind(opts, 'workers')
+  const workers = checkByTable(opts, 'workers')
   checkHooks(opts, workers)
 
   let config = {
@@ -207,14 +207,14 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     urls,
     socketPath,
     workers,
-    connections: byKind(opts, 'connections'),
-    duration: byKind(opts, 'duration'),
-    amount: byKind(opts, 'amount'),
-    sampleInt: byKind(opts, 'sampleInt'),
-    timeout: byKind(opts, 'timeout'),
-    pipelining: byKind(opts, 'pipelining'),
+    connections: checkByTable(opts, 'connections'),
+    duration: checkByTable(opts, 'duration'),
+    amount: checkByTable(opts, 'amount'),
+    sampleInt: checkByTable(opts, 'sampleInt'),
+    timeout: checkByTable(opts, 'timeout'),
+    pipelining: checkByTable(opts, 'pipelining'),
     http2,
-    bailout: byKind(opts, 'bailout'),
+    bailout: checkByTable(opts, 'bailout'),
     method: checkMethod(opts),
     title: opts.title === undefined || opts.title === null ? undefined : String(opts.title),
     body: checkBody('body', opts.body),
@@ -223,10 +223,10 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     initialContext: opts.initialContext,
     setupClient: opts.setupClient || undefined,
     verifyBody: opts.verifyBody || undefined,
-    maxConnectionRequests: byKind(opts, 'maxConnectionRequests'),
-    maxOverallRequests: byKind(opts, 'maxOverallRequests'),
-    connectionRate: byKind(opts, 'connectionRate'),
-    overallRate: byKind(opts, 'overallRate'),
+    maxConnectionRequests: checkByTable(opts, 'maxConnectionRequests'),
+    maxOverallRequests: checkByTable(opts, 'maxOverallRequests'),
+    connectionRate: checkByTable(opts, 'connectionRate'),
+    overallRate: checkByTable(opts, 'overallRate'),
     // Options most runs do not give are checked by modules loaded only
     // when they are given (a plain CLI run loads none of them).
     stages: given(opts.stages) ? require('./stages').checkStages(opts.stages) : undefined,
@@ -242,52 +242,47 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     workerIndex: 0,
     workersOfShard: 0,
     shardIndex: 0,
-    ignoreCoordinatedOmission: byKind(opts, 'ignoreCoordinatedOmission'),
-    reconnectRate: byKind(opts, 'reconnectRate'),
+    ignoreCoordinatedOmission: checkByTable(opts, 'ignoreCoordinatedOmission'),
+    reconnectRate: checkByTable(opts, 'reconnectRate'),
     requests: checkRequests(opts.requests, workers > 0),
     har: opts.har,
     targets: checkTargets(opts.targets),
     order: checkOrder(opts.order),
-    idReplacement: byKind(opts, 'idReplacement'),
-    forever: byKind(opts, 'forever'),
+    idReplacement: checkByTable(opts, 'idReplacement'),
+    forever: checkByTable(opts, 'forever'),
     servername: opts.servername,
-    excludeErrorStats: byKind(opts, 'excludeErrorStats'),
+    excludeErrorStats: checkByTable(opts, 'excludeErrorStats'),
     expectBody: opts.expectBody,
     tlsOptions: opts.tlsOptions,
-    skipAggregateResult: byKind(opts, 'skipAggregateResult'),
-    maxBodySize: byKind(opts, 'maxBodySize'),
+    skipAggregateResult: checkByTable(opts, 'skipAggregateResult'),
+    maxBodySize: checkByTable(opts, 'maxBodySize'),
     thresholds: checkExpressions('thresholds', opts.thresholds),
-    abortOnFail: byKind(opts, 'abortOnFail'),
+    abortOnFail: checkByTable(opts, 'abortOnFail'),
     abortAfter: opts.abortAfter === undefined || opts.abortAfter === null ? 0 : parseAfter(opts.abortAfter),
     // As output shows it: credentials masked, or "env".
     proxy: proxy ? proxy.shown : undefined,
     shard: checkShard(opts.shard),
     startAt: undefined,
-    debug: byKind(opts, 'debug')
+    debug: checkByTable(opts, 'debug')
   }
   config.startAt = given(opts.startAt) ? require('./start-at').parseStartAt(opts.startAt, config.sampleInt) : undefined
   checkTyped(config)
   checkRules(config)
-  if (config.forever && callbackGiven) {
-    fail('forever', true, 'cannot be used with a callback: listen to the "done" event instead', SAID.foreverCallback)
-  }
+  const refusing = { given: opts, callback: callbackGiven }
+  checkRefusals('given', config, refusing)
   // The stages are the run's length; a ramp of connections builds the
   // most it ever holds.
   const staged = config.stages || config.connectionStages
   if (staged) config.duration = staged.reduce((total, stage) => total + stage.duration, 0)
   if (config.connectionStages) config.connections = Math.max(...config.connectionStages.map((stage) => stage.connections))
-  if (config.duration === 0 && !config.amount) {
-    fail('duration', opts.duration, 'must be a number of seconds > 0 (or set amount to run a number of requests)')
-  }
+  checkRefusals('length', config, refusing)
   // Before the workers' rules: a shard's workers divide its part.
   if (config.shard) {
     const { runOf } = require('./shard')
     config.shard = Object.freeze({ ...config.shard, run: runOf(config) })
     config = require('./split').shardPart(config, config.shard)
   }
-  if (config.amount && config.connections > config.amount) {
-    fail('connections', config.connections, `is more than amount (${config.amount}): each connection makes at least one request`, SAID.connectionsOverAmount)
-  }
+  checkRefusals('part', config, refusing)
   if (config.workers) config = require('./split').fitToWorkers(config)
   if (config.tlsOptions) require('./tls-check').checkTlsOptions(config.tlsOptions)
   return Object.freeze(config)

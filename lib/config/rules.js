@@ -12,6 +12,13 @@
 // A rule with `upstream` is one autocannon refuses too: its message is
 // autocannon's, word for word (AC_INVALID_OPTION, as autocannon's), and
 // ours goes in err.detail: "<value> and B cannot be used together: <why>".
+//
+// And the refusals (refuses): a value refused for the rest of the config,
+// in words of its own, checked once buildConfig has computed what they
+// depend on (the step each names, checked in turn by checkRefusals):
+//
+//   refuses    invalid option "A": <value> <why> (AC_INVALID_OPTION,
+//              err.option A; autocannon's message where it has one)
 
 const { OPTIONS } = require('../core/options')
 const { raise, InvalidOptionError } = require('../core/errors')
@@ -23,6 +30,12 @@ const RULES = Object.freeze(Object.entries(OPTIONS).flatMap(([option, spec]) => 
     Object.freeze({ option, conflicts: other, ...(typeof rule === 'string' ? { why: rule } : rule) })),
   ...(spec.requires ? [Object.freeze({ option, ...spec.requires })] : [])
 ]))
+
+// Every refusal of the table, in the table's order, and the steps of
+// buildConfig they are checked after, in the order it comes to them.
+const REFUSALS = Object.freeze(Object.entries(OPTIONS).filter(([, spec]) => spec.refuses)
+  .map(([option, spec]) => Object.freeze({ option, ...spec.refuses })))
+const STEPS = Object.freeze(['given', 'length', 'part'])
 
 // Given, as far as a rule goes: anything but "not set" (0 is not set for
 // the counts and rates, false for the flags).
@@ -71,4 +84,17 @@ function checkRules (given, { name = optionName, involving = null } = {}) {
   }
 }
 
-module.exports = { checkRules, optionName, RULES }
+// Throws for the first refusal of step `after` that `config` (the values
+// as buildConfig has them by then) breaks. given: the options as the user
+// gave them; callback: whether autocannon() was given a callback.
+function checkRefusals (after, config, { given, callback = false }) {
+  for (const rule of REFUSALS) {
+    if (rule.after !== after) continue
+    const value = config[rule.option]
+    if (!rule.when(value, config, { callback })) continue
+    const why = typeof rule.why === 'function' ? rule.why(value, config) : rule.why
+    throw new InvalidOptionError(rule.option, rule.shown === 'given' ? given[rule.option] : value, why, rule.upstream && upstream(rule.upstream))
+  }
+}
+
+module.exports = { checkRules, checkRefusals, optionName, RULES, REFUSALS, STEPS }

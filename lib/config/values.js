@@ -129,7 +129,9 @@ const CHECKS = {
   slos: (opts, option) => checkExpressions(option, opts[option], { required: true })
 }
 
-function byKind (opts, option) {
+// The value of opts[option] (or its default), checked by the check the
+// table names for the option (its `check`, one of CHECKS).
+function checkByTable (opts, option) {
   return CHECKS[OPTIONS[option].check](opts, option)
 }
 
@@ -138,7 +140,7 @@ function byKind (opts, option) {
 // (findMaxRate's).
 function checkOption (option, value) {
   if ((value === undefined || value === null) && !OPTIONS[option].required) return OPTIONS[option].default
-  return byKind({ [option]: value }, option)
+  return checkByTable({ [option]: value }, option)
 }
 
-module.exports = { SAID, fail, byKind, checkOption, parseDuration, checkExpressions }
+module.exports = { SAID, fail, checkByTable, checkOption, parseDuration, checkExpressions }

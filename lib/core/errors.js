@@ -136,12 +136,22 @@ class InvalidOptionError extends AutocannonError {
   }
 }
 
-// Counted per connection failure; `code` is the category used in results.
-class ResponseParseError extends AutocannonError {
+// A request that ended in an error, counted under its code: one of
+// COUNTED's, or the HTTP/1.1 parser's HPE_* (which is why the code is not
+// checked against COUNTED here, as raise() checks RAISED). Whatever ended
+// it: a response that could not be parsed, a hang-up, a connection not
+// set up, an HTTP/2 reset or GOAWAY.
+class CountedError extends AutocannonError {
   constructor (code, message) {
     super(code, message)
-    this.name = 'ResponseParseError'
+    this.name = 'CountedError'
   }
+}
+
+// The socket closed, unannounced, with requests in flight: they end in
+// it, whichever protocol framed them.
+function socketHangUp () {
+  return new CountedError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight')
 }
 
 // autocannon's message for both (its timer is per request, connected or
@@ -175,7 +185,7 @@ function raise (code, message, detail) {
 // keeps an Error's message, not its class or fields): toMessage() there,
 // fromMessage() here gives back the same class, code, message and fields
 // (option, detail, hook, a system error's syscall…).
-const CLASSES = { AutocannonError, InvalidOptionError, ResponseParseError, RequestTimeoutError, HookError }
+const CLASSES = { AutocannonError, InvalidOptionError, CountedError, RequestTimeoutError, HookError }
 
 function toMessage (err) {
   if (!(err instanceof Error)) return { name: 'Error', message: String(err), fields: {} }
@@ -225,7 +235,8 @@ module.exports = {
   noErrorsByCause,
   AutocannonError,
   InvalidOptionError,
-  ResponseParseError,
+  CountedError,
+  socketHangUp,
   RequestTimeoutError,
   HookError,
   raise,

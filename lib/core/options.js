@@ -31,7 +31,18 @@
 //            names), upstream the name of autocannon's own message for it.
 //   requires { any, why, when, upstream }: one of the options `any` must
 //            be given with it (when when(value, given) says so).
-// lib/config/rules.js checks every conflict and requirement in one loop.
+//   refuses  { after, when, why, upstream, shown }: a value refused for
+//            the rest of the config, checked once buildConfig has come to
+//            the step `after` names (as some values are computed): 'given'
+//            (the options as given, their conflicts and requirements
+//            checked), 'length' (the stages have set the duration and a
+//            ramp's connections), 'part' (a shard has taken its part of
+//            the load). when(value, config, { callback }) says whether it
+//            is refused (callback: whether autocannon() was given one);
+//            why the words after the value (or (value, config) → them);
+//            shown 'given' to show the value as the user gave it.
+// lib/config/rules.js checks every conflict and requirement in one loop,
+// and each step's refusals.
 
 const { emitWarning } = require('./warnings')
 
@@ -43,6 +54,20 @@ const CLOSED_LOOP = 'connection stages ramp a closed loop (each connection sends
 const SEARCHED = 'a search sets the rate and length of its runs itself'
 const RATED = ['overallRate', 'connectionRate', 'stages']
 
+// When the refusals below (refuses) apply: values the rest of the config
+// leaves no sense in.
+function refusedWithCallback (forever, config, { callback }) {
+  return forever && callback
+}
+
+function noLength (duration, config) {
+  return duration === 0 && !config.amount
+}
+
+function moreThanAmount (connections, config) {
+  return config.amount > 0 && connections > config.amount
+}
+
 // An http:// target sent HTTP/2 through a proxy: its origin, or false.
 function plainH2Proxied (http2, given) {
   const target = (given.urls || []).find((u) => u.protocol === 'h2' && !u.secure && u.proxy !== undefined)
@@ -52,10 +77,10 @@ function plainH2Proxied (http2, given) {
 const OPTIONS = {
   // The target, the load and its length
   url: { check: 'url', cli: false, help: 'The target URL, or an array of them: the connections are spread over them' },
-  connections: { alias: 'c', kind: 'integer', check: 'integer', min: 1, default: 10, argDefault: true, help: 'The number of concurrent connections to use' },
+  connections: { alias: 'c', kind: 'integer', check: 'integer', min: 1, default: 10, argDefault: true, help: 'The number of concurrent connections to use', refuses: { after: 'part', when: moreThanAmount, why: (connections, config) => `is more than amount (${config.amount}): each connection makes at least one request`, upstream: 'connectionsOverAmount' } },
   pipelining: { alias: 'p', kind: 'integer', check: 'integer', min: 1, default: 1, argDefault: true, help: 'The number of pipelined requests to use' },
   http2: { kind: 'boolean', check: 'flag', default: false, help: 'Speak HTTP/2: over TLS with ALPN h2 for https:// targets, in clear text with prior knowledge (h2c) for http:// ones', conflicts: { proxy: { when: plainH2Proxied, why: 'HTTP/2 in clear text (h2c) cannot go through an HTTP proxy; use an https:// target, whose connections tunnel through the proxy with CONNECT' } } },
-  duration: { alias: 'd', kind: 'duration', check: 'duration', default: 10, argDefault: true, help: 'The number of seconds to run the autocannon, or a timestring such as 30s or 2m' },
+  duration: { alias: 'd', kind: 'duration', check: 'duration', default: 10, argDefault: true, help: 'The number of seconds to run the autocannon, or a timestring such as 30s or 2m', refuses: { after: 'length', when: noLength, why: 'must be a number of seconds > 0 (or set amount to run a number of requests)', shown: 'given' } },
   amount: { alias: 'a', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before exiting the benchmark' },
   sampleInt: { alias: 'L', kind: 'number', check: 'positive', default: 1000, argDefault: true, help: 'The number of milliseconds to elapse between taking samples' },
   socketPath: { alias: 'S', kind: 'string', check: 'socketPath', help: 'A path to a Unix Domain Socket or a Windows Named Pipe', conflicts: { proxy: 'a proxy is reached over TCP (use one of them)' } },
@@ -85,7 +110,7 @@ const OPTIONS = {
   ignoreCoordinatedOmission: { alias: 'C', kind: 'boolean', check: 'flag', default: false, help: 'Ignore the coordinated omission issue when requests should be sent at a fixed rate using \'connectionRate\' or \'overallRate\'', requires: { any: RATED, why: 'times latency from each write instead of its planned send, which only a rate plans', upstream: 'ignoreCoordinatedOmission' } },
   reconnectRate: { alias: 'D', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before resetting a connections connection to the' },
   idReplacement: { alias: 'I', kind: 'boolean', check: 'flag', default: false, help: 'Enable replacement of [<id>] with a randomly generated ID within the request body' },
-  forever: { alias: 'f', kind: 'boolean', check: 'flag', default: false, help: 'Run the benchmark forever', conflicts: { workers: { why: 'autocannon refuses it too (run without workers, or the command in a loop)', upstream: 'foreverWorkers' } } },
+  forever: { alias: 'f', kind: 'boolean', check: 'flag', default: false, help: 'Run the benchmark forever', conflicts: { workers: { why: 'autocannon refuses it too (run without workers, or the command in a loop)', upstream: 'foreverWorkers' } }, refuses: { after: 'given', when: refusedWithCallback, why: 'cannot be used with a callback: listen to the "done" event instead', upstream: 'foreverCallback' } },
   servername: { alias: 's', kind: 'string', check: 'servername', help: 'Server name for the SNI (Server Name Indication) TLS extension' },
   excludeErrorStats: { alias: 'x', kind: 'boolean', check: 'flag', default: false, help: 'Exclude error statistics (non-2xx HTTP responses) from the final latency and bytes per second averages' },
   expectBody: { alias: 'E', kind: 'string', check: 'expectBody', help: 'Ensure the body matches this value' },
@@ -137,7 +162,7 @@ const OPTIONS = {
 }
 
 for (const spec of Object.values(OPTIONS)) {
-  for (const rules of [spec.conflicts, spec.requires]) if (rules) Object.freeze(rules)
+  for (const rules of [spec.conflicts, spec.requires, spec.refuses]) if (rules) Object.freeze(rules)
   Object.freeze(spec)
 }
 Object.freeze(OPTIONS)

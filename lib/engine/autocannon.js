@@ -14,7 +14,7 @@ const { warnUnknown } = require('../core/options')
 const { raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { emitWarning } = require('../core/warnings')
-const { aggregateResult } = require('../results/result')
+const { runResult } = require('../results/result')
 const { EventEmitter } = require('events')
 const { Instance } = require('./instance')
 
@@ -101,7 +101,7 @@ function autocannon (opts, cb) {
     if (config.workers) {
       instance.run = require('./workers').runWorkers(config, events, prepared, (err, raw) => {
         if (err) return settle.reject(err)
-        done(config.skipAggregateResult ? raw : aggregateResult(raw, config))
+        done(config.skipAggregateResult ? raw : runResult(raw, config))
       })
     } else {
       const { Run } = require('./run')
@@ -110,7 +110,7 @@ function autocannon (opts, cb) {
       const run = new Run(config, events, {
         ...prepared,
         startAt,
-        onDone: (raw) => done(config.skipAggregateResult ? raw : aggregateResult([raw], resultOpts)),
+        onDone: (raw) => done(config.skipAggregateResult ? raw : runResult([raw], resultOpts)),
         onError: (err) => settle.reject(err)
       })
       instance.run = run

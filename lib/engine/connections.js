@@ -26,13 +26,13 @@ function protocolOf (target) {
 }
 
 class Connections {
-  // setup: what every client shares (Run#clientSetup); port: the run's
-  // port; prepared: lib/config/prepare.js's requestsByOrigin and
-  // setupClient.
-  constructor (config, setup, port, { requestsByOrigin, setupClient }) {
+  // setup: what every client shares (Run#clientSetup); run: the run's
+  // handle (run-handle.js), handed to each client; prepared:
+  // lib/config/prepare.js's requestsByOrigin and setupClient.
+  constructor (config, setup, run, { requestsByOrigin, setupClient }) {
     this.config = config
     this.setup = setup
-    this.port = port
+    this.run = run
     this.requestsByOrigin = requestsByOrigin || null
     this.setupClient = setupClient || null
     this.orders = null
@@ -93,7 +93,7 @@ class Connections {
     const urls = this.config.urls
     const to = Math.min(this.config.connections, this.clients.length + count)
     for (let i = this.clients.length; i < to; i++) {
-      const client = new Client(this.port, this.setup, this.routes.get(urls[i % urls.length]), i)
+      const client = new Client(this.run, this.setup, this.routes.get(urls[i % urls.length]), i)
       if (this.setupClient) this.setupClient(client)
       this.clients.push(client)
     }
@@ -150,7 +150,7 @@ class Connections {
   // budget (-O) is spent and every connection it started is done).
   clientDone () {
     ++this.doneClients
-    return this.ramp === null ? this.doneClients === this.config.connections : this.doneClients === this.started && this.port.exhausted()
+    return this.ramp === null ? this.doneClients === this.config.connections : this.doneClients === this.started && this.run.exhausted()
   }
 
   // Connections open now: what each sample records beside its counts.

@@ -2,11 +2,12 @@
 
 // One run in this thread, from its parts: its clock (clock.js: the start,
 // the samples, the end), its connections (connections.js: the clients,
-// opened in batches or along a ramp), the port its clients reach it
-// through (port.js: the request budget, how requests ended), the controls
-// a session steps it with (controls.js), the rate plan (scheduler.js)
-// and the recorder, the only writer of the counts. It starts them, takes
-// the samples, and hands the recorder's snapshot back when it is over.
+// opened in batches or along a ramp), the handle its clients reach it
+// through (run-handle.js: the request budget, how requests ended), the
+// controls a session steps it with (controls.js), the rate plan
+// (scheduler.js) and the recorder, the only writer of the counts. It
+// starts them, takes the samples, and hands the recorder's snapshot back
+// when it is over.
 //
 // The run asks of a client only start(), stop(), checkTimeout(now), its
 // `inFlight` and `connected`, and (--connectionStages) park() and unpark().
@@ -15,7 +16,7 @@ const { performance } = require('perf_hooks')
 const { Recorder } = require('./recorder')
 const { LoopMonitor } = require('./loop-monitor')
 const { RunClock } = require('./clock')
-const { Port } = require('./port')
+const { RunHandle } = require('./run-handle')
 const { Connections } = require('./connections')
 const { Controls } = require('./controls')
 
@@ -64,7 +65,7 @@ class Run {
     // Workers and skipAggregateResult hand the snapshot on: encode it.
     this.encodeSnapshot = !!encodeSnapshot || config.skipAggregateResult
 
-    this.port = new Port(config, {
+    this.handle = new RunHandle(config, {
       recorder: this.recorder,
       scheduler: this.scheduler,
       events,
@@ -95,7 +96,7 @@ class Run {
       // What {{…}} holes draw from, one for all this thread's connections.
       templates: templateState(config)
     })
-    this.connections = new Connections(config, this.clientSetup, this.port, { requestsByOrigin, setupClient })
+    this.connections = new Connections(config, this.clientSetup, this.handle, { requestsByOrigin, setupClient })
     this.clock = new RunClock(config, clock, {
       begin: () => this.begin(),
       sample: (due) => this.sample(due),
@@ -116,11 +117,11 @@ class Run {
   // Whether the run's 'response' event has a listener (set by the
   // instance as listeners come and go).
   get emitResponses () {
-    return this.port.emitResponses
+    return this.handle.emitResponses
   }
 
   set emitResponses (value) {
-    this.port.emitResponses = value
+    this.handle.emitResponses = value
   }
 
   start () {
@@ -193,7 +194,7 @@ class Run {
 
   // → the requests that were in flight.
   halt () {
-    this.port.closed = true
+    this.handle.closed = true
     this.clock.stop()
     if (this.scheduler) this.scheduler.stop()
     this.loopMonitor.stop()
@@ -220,8 +221,8 @@ class Run {
     else recorder.flushPartial()
     this.events.emit('tick', recorder.takeTick())
     const snapshot = recorder.snapshot({ ...this.controls.window(now, inFlight, busy), form: this.encodeSnapshot ? 'encoded' : 'histogram' })
-    const port = this.port
-    if (port.firstHookError) snapshot.hookError = String(port.firstHookError && port.firstHookError.message)
+    const handle = this.handle
+    if (handle.firstHookError) snapshot.hookError = String(handle.firstHookError && handle.firstHookError.message)
     if (this.aborted !== null) snapshot.aborted = this.aborted
     this.onDone(snapshot)
   }

@@ -16,8 +16,7 @@
 const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
 const { http1Encoding } = require('./request-encoder')
-const { ResponseParseError } = require('../core/errors')
-const { hangUp } = require('../client/client')
+const { CountedError, socketHangUp } = require('../core/errors')
 
 class Http1 {
   // client: the Client it frames requests for; setup: Run#clientSetup.
@@ -120,7 +119,7 @@ class Http1 {
       client.resend(this.inFlight)
       return null
     }
-    return hangUp()
+    return socketHangUp()
   }
 
   mayResend () {
@@ -307,7 +306,7 @@ class Http1 {
     if (this.inFlight === 0 || (client.pendingRequest !== null && this.inFlight === 1)) {
       // A response nobody asked for.
       this.parser.abort()
-      client.fail(new ResponseParseError('AC_UNEXPECTED_RESPONSE', 'received a response to no request'))
+      client.fail(new CountedError('AC_UNEXPECTED_RESPONSE', 'received a response to no request'))
       return
     }
     const slot = this.head

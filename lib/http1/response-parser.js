@@ -33,7 +33,7 @@
 // (HPE_CLOSED_CONNECTION); after a 101 the rest is another protocol and is
 // ignored.
 
-const { ResponseParseError } = require('../core/errors')
+const { CountedError } = require('../core/errors')
 
 // The head (status line and header lines; trailers reuse the header
 // states) is states 1..S_LAST_HEAD, so one comparison tells whether the
@@ -259,7 +259,7 @@ class ResponseParser {
 
   fail (code, message) {
     this.state = S_DEAD
-    this.handler.onParseError(new ResponseParseError(code, message))
+    this.handler.onParseError(new CountedError(code, message))
   }
 
   // An error at a byte of the stream, `rel` bytes after where `bytes` was

@@ -8,9 +8,9 @@
 // its static chunks are there already and only the holes are written.
 
 const { writeDigits, writeNumber, writeUuid, UUID_LENGTH } = require('../client/write-bytes')
+const { STATIC, addOp } = require('../client/template-ops')
 
-// Op codes: what each step of a request writes.
-const STATIC = 0
+// Op codes: what each step of a request writes (STATIC, 0, copies bytes).
 const SEQ = 1
 const UUID = 2
 const INT = 3
@@ -36,14 +36,7 @@ class TemplateWriter {
   constructor (compiled, conn) {
     const ops = []
     const args = []
-    const add = (op, arg) => {
-      if (op === STATIC && ops.length > 0 && ops[ops.length - 1] === STATIC) {
-        args[args.length - 1] = Buffer.concat([args[args.length - 1], arg])
-      } else {
-        ops.push(op)
-        args.push(arg)
-      }
-    }
+    const add = (op, arg) => addOp(ops, args, op, arg)
     // The most bytes of the holes with a bounded width, and the mean bytes
     // of those with a value from a list (pick, line): a slab is sized for
     // the mean and grows when a long value comes.

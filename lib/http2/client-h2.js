@@ -26,8 +26,7 @@
 // between, beyond which it ends in an error (server-frames.js).
 
 const { performance } = require('perf_hooks')
-const { hangUp } = require('../client/client')
-const { ResponseParseError } = require('../core/errors')
+const { CountedError, socketHangUp } = require('../core/errors')
 const { FrameParser, CLIENT_PREFACE, encodeSettings, encodeWindowUpdate, encodeData, setStreamId, DEFAULT_MAX_FRAME_SIZE } = require('./frames')
 const { Decoder, DEFAULT_TABLE_SIZE } = require('./hpack')
 const { ERROR_CODES, goawayError } = require('./errors')
@@ -180,7 +179,7 @@ class Http2 {
     // waiting for SETTINGS that never come.
     if (this.client.target.secure && socket.alpnProtocol !== 'h2') {
       const chosen = socket.alpnProtocol
-      return this.client.fail(new ResponseParseError('AC_H2_NOT_OFFERED', `the server at ${this.client.target.origin} did not offer HTTP/2 on a new connection (ALPN h2${chosen ? `: it chose ${chosen}` : ''})`))
+      return this.client.fail(new CountedError('AC_H2_NOT_OFFERED', `the server at ${this.client.target.origin} did not offer HTTP/2 on a new connection (ALPN h2${chosen ? `: it chose ${chosen}` : ''})`))
     }
     socket.write(PREFACE)
   }
@@ -196,11 +195,11 @@ class Http2 {
   // error, if it sent one.
   unanswered () {
     if (this.goingAway && this.goawayCode !== ERROR_CODES.NO_ERROR) return goawayError(this.goawayCode, this.goawayDebug)
-    return hangUp()
+    return socketHangUp()
   }
 
   closedIdle () {
-    if (!this.ready) return new ResponseParseError('AC_H2_NO_SETTINGS', 'the HTTP/2 server closed the connection before sending its SETTINGS')
+    if (!this.ready) return new CountedError('AC_H2_NO_SETTINGS', 'the HTTP/2 server closed the connection before sending its SETTINGS')
     return null
   }
 

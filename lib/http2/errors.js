@@ -1,12 +1,12 @@
 'use strict'
 
 // HTTP/2's error codes (RFC 9113 §7), and the errors our codec raises.
-// Each is a ResponseParseError, so it is counted as the HTTP/1.1 parser's
+// Each is a CountedError, so it is counted as the HTTP/1.1 parser's
 // errors are (cause `parse`) and crosses from worker threads unchanged; its
 // `code` is registered in lib/core/errors.js, and `http2Code` is the number
 // a GOAWAY or RST_STREAM sends back to the server.
 
-const { ResponseParseError } = require('../core/errors')
+const { CountedError } = require('../core/errors')
 
 const ERROR_CODES = Object.freeze({
   NO_ERROR: 0x0,
@@ -45,7 +45,7 @@ const OURS = {
 
 // A connection error (streamId 0) or a stream error (RFC 9113 §5.4).
 function http2Error (name, message, streamId = 0) {
-  const err = new ResponseParseError(OURS[name], message)
+  const err = new CountedError(OURS[name], message)
   err.http2Code = ERROR_CODES[name]
   err.streamId = streamId
   return err
@@ -55,7 +55,7 @@ function http2Error (name, message, streamId = 0) {
 // registered by the code's name.
 function resetError (code, streamId) {
   const name = errorName(code)
-  const err = new ResponseParseError(code < NAMES.length ? `AC_H2_RST_${name}` : 'AC_H2_RST_UNKNOWN', `the HTTP/2 server reset stream ${streamId} with ${name}`)
+  const err = new CountedError(code < NAMES.length ? `AC_H2_RST_${name}` : 'AC_H2_RST_UNKNOWN', `the HTTP/2 server reset stream ${streamId} with ${name}`)
   err.http2Code = code
   return err
 }
@@ -64,7 +64,7 @@ function resetError (code, streamId) {
 // closed the connection.
 function goawayError (code, debug) {
   const text = debug && debug.length > 0 ? `: ${debug.toString('latin1').slice(0, 200)}` : ''
-  const err = new ResponseParseError('AC_H2_GOAWAY', `the HTTP/2 server sent GOAWAY with ${errorName(code)} and closed the connection${text}`)
+  const err = new CountedError('AC_H2_GOAWAY', `the HTTP/2 server sent GOAWAY with ${errorName(code)} and closed the connection${text}`)
   err.http2Code = code
   return err
 }
@@ -72,7 +72,7 @@ function goawayError (code, debug) {
 // A stream above a GOAWAY's last, when `resent` requests were already
 // sent again with no response since: it is not sent again.
 function notProcessedAgainError (streamId, lastId, resent) {
-  const err = new ResponseParseError('AC_H2_GOAWAY', `the HTTP/2 server did not process stream ${streamId} (GOAWAY with last stream ${lastId}), with ${resent} requests already sent again and no response since`)
+  const err = new CountedError('AC_H2_GOAWAY', `the HTTP/2 server did not process stream ${streamId} (GOAWAY with last stream ${lastId}), with ${resent} requests already sent again and no response since`)
   err.http2Code = ERROR_CODES.REFUSED_STREAM
   return err
 }

@@ -37,7 +37,7 @@
 //   onError(err)               a connection error (§5.4.1): send GOAWAY
 //                              with err.http2Code; the parser then ignores
 //                              its input
-// Errors are registered ResponseParseErrors (see ./errors.js).
+// Errors are registered CountedErrors (see ./errors.js).
 //
 // PRIORITY frames and unknown frame types are skipped; PUSH_PROMISE is a
 // connection error, since a client of ours sends SETTINGS_ENABLE_PUSH 0.

@@ -16,12 +16,12 @@
 
 const { markTemplate } = require('../client/templates')
 const { writeNumber, writeUuid, UUID_LENGTH } = require('../client/write-bytes')
+const { STATIC, addOp } = require('../client/template-ops')
 const { requestFields, literalPrefix, encodeField, encodeInteger } = require('./hpack')
 const { encodeHeaders, encodeData, DEFAULT_MAX_FRAME_SIZE } = require('./frames')
 const { checkBody } = require('../core/http-syntax')
 
-// Op codes of a compiled request.
-const STATIC = 0
+// Op codes of a compiled request (STATIC, 0, copies bytes).
 const FIELD = 1 // a field's value starts: its length goes in front
 const END_FIELD = 2
 const SEQ = 3
@@ -207,14 +207,7 @@ function writeFrameHeader (buf, o, length, type, flags) {
 // The ops of a text with holes (cut()'s parts and holes), encoded as
 // `encoding` says ('utf8' for strings, 'latin1' for a Buffer's text).
 function textOps ({ parts, holes }, conn, encoding, ops, args) {
-  const add = (op, arg) => {
-    if (op === STATIC && ops.length > 0 && ops[ops.length - 1] === STATIC) {
-      args[args.length - 1] = Buffer.concat([args[args.length - 1], arg])
-    } else {
-      ops.push(op)
-      args.push(arg)
-    }
-  }
+  const add = (op, arg) => addOp(ops, args, op, arg)
   for (let i = 0; i <= holes.length; i++) {
     if (parts[i].length > 0) add(STATIC, Buffer.from(parts[i], encoding))
     if (i === holes.length) break
@@ -258,10 +251,10 @@ function compileH2 (template, base, scheme, name, conn) {
     const value = fields[k + 1]
     const pieces = cut(value)
     if (pieces.holes.length === 0) {
-      pushStatic(ops, args, encodeField(fields[k], value))
+      addOp(ops, args, STATIC, encodeField(fields[k], value))
       continue
     }
-    pushStatic(ops, args, literalPrefix(fields[k]))
+    addOp(ops, args, STATIC, literalPrefix(fields[k]))
     ops.push(FIELD)
     args.push(null)
     textOps(pieces, conn, 'utf8', ops, args)
@@ -269,15 +262,6 @@ function compileH2 (template, base, scheme, name, conn) {
     args.push(null)
   }
   return new H2TemplateWriter({ ops: Uint8Array.from(ops), args }, body)
-}
-
-function pushStatic (ops, args, bytes) {
-  if (ops.length > 0 && ops[ops.length - 1] === STATIC) {
-    args[args.length - 1] = Buffer.concat([args[args.length - 1], bytes])
-  } else {
-    ops.push(STATIC)
-    args.push(bytes)
-  }
 }
 
 module.exports = { compileH2, H2TemplateWriter }

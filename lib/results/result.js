@@ -1,9 +1,9 @@
 'use strict'
 
 // lib/results: what a run measured, as autocannon's result object: this
-// file's aggregateResult, the histograms it is built from and travels
-// with (histogram.js), thresholds held to it (thresholds.js), and results
-// read back from files (saved-result.js).
+// file's aggregateResult and runResult, the histograms it is built from
+// and travels with (histogram.js), thresholds held to it (thresholds.js),
+// and results read back from files (saved-result.js).
 //
 // Raw run data (from recorder.snapshot(), one per run, worker, process or
 // machine) → autocannon's result object. Histograms are merged bucket by
@@ -191,12 +191,31 @@ function encodeAll (histograms) {
   return out
 }
 
+// aggregateResult(results[, opts]), autocannon's: opts are the caller's
+// own (autocannon's users pass theirs; merge its sums), which may leave
+// out any option. Those the result reports take the table's default
+// here, once, read as autocannon's users have passed them: sampleInt as a
+// number (a numeric string too; 0 or none is the default), arrivals ''
+// as none; connections and pipelining as given unless undefined.
 function aggregateResult (results, opts = {}) {
+  return runResult(results, {
+    ...opts,
+    sampleInt: Number(opts.sampleInt) || DEFAULTS.sampleInt,
+    connections: opts.connections === undefined ? DEFAULTS.connections : opts.connections,
+    pipelining: opts.pipelining === undefined ? DEFAULTS.pipelining : opts.pipelining,
+    arrivals: opts.arrivals || DEFAULTS.arrivals
+  })
+}
+
+// The result of raw results under options in which each option a result
+// reports (sampleInt, connections, pipelining, arrivals) is set: a run's
+// config, whose defaults buildConfig has decided, or aggregateResult's.
+function runResult (results, opts) {
   // One raw result alone is taken as a list of one.
   if (!Array.isArray(results) && (results === null || typeof results !== 'object')) throw raise('AC_INVALID_ARGUMENT', upstream('results'))
   const raws = Array.isArray(results) ? results : [results]
   if (raws.length === 0) throw raise('AC_INVALID_ARGUMENT', 'aggregateResult needs at least one result')
-  const sampleInt = Number(opts.sampleInt) || DEFAULTS.sampleInt
+  const sampleInt = opts.sampleInt
 
   const totals = {}
   for (const f of COUNT_FIELDS) totals[f] = 0
@@ -247,9 +266,9 @@ function aggregateResult (results, opts = {}) {
     // Set only with --proxy ("env", or the URL with its credentials masked):
     // the figures are those of the target behind that proxy.
     proxy: opts.proxy ? maskSecrets(opts.proxy) : undefined,
-    connections: opts.connections === undefined ? DEFAULTS.connections : opts.connections,
+    connections: opts.connections,
     sampleInt,
-    pipelining: opts.pipelining === undefined ? DEFAULTS.pipelining : opts.pipelining,
+    pipelining: opts.pipelining,
     // Set only over HTTP/2, so HTTP/1.1's results keep autocannon's shape.
     protocol: opts.http2 ? 'h2' : undefined,
     workers: opts.workers || undefined,
@@ -295,7 +314,7 @@ function aggregateResult (results, opts = {}) {
       lateness: lateness ? toStats(lateness, LATENCY_STATS) : undefined,
       // How the sends were spaced, and for random gaps the seed that
       // replays them (--seed).
-      arrivals: opts.arrivals || DEFAULTS.arrivals,
+      arrivals: opts.arrivals,
       seed: opts.arrivals === 'poisson' ? opts.seed : undefined
     }
   }
@@ -344,4 +363,4 @@ function aggregateResult (results, opts = {}) {
   return result
 }
 
-module.exports = { aggregateResult, mergeSeries }
+module.exports = { aggregateResult, runResult, mergeSeries }

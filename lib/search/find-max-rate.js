@@ -12,7 +12,7 @@
 // connections stay open, so no step pays for reconnecting), each step an
 // unrecorded warm-up and a measured window cut out of the run.
 
-const { aggregateResult } = require('../results/result')
+const { runResult } = require('../results/result')
 const { buildConfig, checkOption } = require('../config/config')
 const { checkRules } = require('../config/rules')
 const { raise, InvalidOptionError } = require('../core/errors')
@@ -137,7 +137,7 @@ async function searchOne (instance, options, connections) {
       while (step && !session.stopped) {
         const window = await stepped.step(step, watch)
         if (window === null) break
-        const measured = aggregateResult(window.raws, { ...config, overallRate: step.rate, thresholds: undefined })
+        const measured = runResult(window.raws, { ...config, overallRate: step.rate, thresholds: undefined })
         const judgement = search.judge(step, measured)
         // Stopped where its failure was settled: the window it measured
         // is judged as any other, and the reasons say why it is short.

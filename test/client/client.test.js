@@ -7,7 +7,7 @@
 // protocols. Every member of each list is used by some run below: a list
 // that names what nothing uses is stale, and a new use is a decision to
 // make there, not a field to reach for. (What a client uses of the run,
-// its port: test/engine/port.test.js.)
+// its handle: test/engine/run-handle.test.js.)
 
 const t = require('tap')
 const net = require('net')

@@ -2,8 +2,8 @@
 
 // Unit tests of lib/client/send-each.js: requests sent one by one as a
 // real sequence makes them (HTTP/1.1's encoding), into a fake client whose
-// protocol, port and connection note every call. What a run makes of it
-// (hook errors counted and reported, async hooks on real sockets) is in
+// protocol, run handle and connection note every call. What a run makes of
+// it (hook errors counted and reported, async hooks on real sockets) is in
 // test/hooks.test.js and test/requests.test.js.
 
 const t = require('tap')
@@ -43,7 +43,7 @@ function fakeClient (entries, { initialContext, backoff = () => 0 } = {}) {
       release: note('release'),
       sendHeld: (encoded, entry, planned) => calls.push(['sendHeld', encoded.toString('latin1'), entry, planned])
     },
-    port: {
+    run: {
       giveBack: note('giveBack'),
       onHookError: note('onHookError')
     },
@@ -81,7 +81,7 @@ t.test('a hook that throws: that request ends unsent, as an error; the rest go; 
   sendEach(client, 3, 10, null)
   t.equal(client.completed, 1, 'the failed request counts as ended')
   const hook = client.calls.find((c) => c[0] === 'onHookError')
-  t.equal(hook[1], client, 'the port is told which client')
+  t.equal(hook[1], client, 'the run is told which client')
   t.type(hook[2], HookError)
   t.equal(hook[2].message, 'requests[0].setupRequest threw: no')
   t.same(client.calls.filter((c) => c[0] !== 'onHookError'), [
@@ -134,7 +134,7 @@ t.test('hooks that fail every time: later and later (connection.backoff), and no
 
 t.test('a hook failure that ends the run (stopped): nothing more is done', async (t) => {
   const client = fakeClient([{ setupRequest: () => { throw new Error('x') } }])
-  client.port.onHookError = () => { client.calls.push(['onHookError']); client.stopped = true }
+  client.run.onHookError = () => { client.calls.push(['onHookError']); client.stopped = true }
   sendEach(client, 3, 0, null)
   t.same(client.calls, [['onHookError']], 'no more hooks, no flush, no give-back, no retry')
   t.equal(client.completed, 1)

@@ -10,7 +10,7 @@ const t = require('tap')
 const { thrown } = require('../helpers/thrown')
 const { OPTIONS } = require('../../lib/core/options')
 const { UPSTREAM } = require('../../lib/core/upstream-messages')
-const { checkRules } = require('../../lib/config/rules')
+const { checkRules, checkRefusals, STEPS } = require('../../lib/config/rules')
 
 function named (option) {
   const short = [].concat(OPTIONS[option].alias || []).find((a) => a.length === 1)
@@ -105,6 +105,50 @@ t.test('a door checks the rules it holds, by its own names', async (t) => {
   t.match(err.message, /^findMaxRate and amount \(-a\) cannot be used together: /)
   const flags = thrown(() => checkRules({ input: 'a.json', form: '{}' }, { name: (o) => `--${o}`, involving: ['input'] }))
   t.match(flags.message, /^--input and --form cannot be used together: each one is the request body/)
+})
+
+// For each refusal: what it refuses (the config by then, and the options
+// as given), and what it lets through. A refusal with no line here fails
+// the walk below.
+const REFUSES = {
+  forever: {
+    refused: { config: { forever: true }, callback: true },
+    kept: [{ config: { forever: true } }, { config: { forever: false }, callback: true }]
+  },
+  duration: {
+    refused: { config: { duration: 0, amount: 0 }, given: { duration: '0s' } },
+    kept: [{ config: { duration: 0, amount: 5 } }, { config: { duration: 1, amount: 0 } }]
+  },
+  connections: {
+    refused: { config: { connections: 6, amount: 5 } },
+    kept: [{ config: { connections: 5, amount: 5 } }, { config: { connections: 6, amount: 0 } }]
+  }
+}
+
+t.test('every refusal is checked at its step, in its own words, and only where it applies', async (t) => {
+  const refusals = Object.entries(OPTIONS).filter(([, spec]) => spec.refuses).map(([option, spec]) => ({ option, rule: spec.refuses }))
+  t.ok(refusals.length >= 3, `${refusals.length} refusals`)
+  for (const { option, rule } of refusals) {
+    const cases = REFUSES[option]
+    if (!t.ok(cases, `${option}: values it refuses and lets through`)) continue
+    t.ok(STEPS.includes(rule.after), `${option}: checked after a step buildConfig has (${rule.after})`)
+    const { config, given = {}, callback } = cases.refused
+    const err = thrown(() => checkRefusals(rule.after, config, { given, callback }))
+    if (!t.ok(err, `${option}: refused`)) continue
+    const shown = JSON.stringify(rule.shown === 'given' ? given[option] : config[option])
+    const why = typeof rule.why === 'function' ? rule.why(config[option], config) : rule.why
+    t.equal(err.code, 'AC_INVALID_OPTION')
+    t.equal(err.option, option)
+    t.equal(err.detail, `${shown} ${why}`, `${option}: detail`)
+    if (rule.upstream) t.equal(err.message, UPSTREAM.AC_INVALID_OPTION[rule.upstream], `${option}: autocannon's message`)
+    else t.equal(err.message, `invalid option "${option}": ${err.detail}`)
+    for (const other of STEPS.filter((step) => step !== rule.after)) {
+      t.equal(thrown(() => checkRefusals(other, config, { given, callback })), null, `${option}: not checked at step ${other}`)
+    }
+    for (const kept of cases.kept) {
+      t.equal(thrown(() => checkRefusals(rule.after, kept.config, { given: {}, callback: kept.callback })), null, `${option}: ${JSON.stringify(kept)} goes through`)
+    }
+  }
 })
 
 function escape (s) {

@@ -65,6 +65,14 @@ t.test('raise() refuses unregistered codes; raised errors carry their code', asy
   t.equal(new errors.RequestTimeoutError(10, true).code, 'AC_CONNECT_TIMEOUT')
 })
 
+t.test('socketHangUp: the requests in flight of a socket closed unannounced, counted as read errors', async (t) => {
+  const err = errors.socketHangUp()
+  t.ok(err instanceof errors.CountedError)
+  t.same([err.code, err.message, err.name], ['AC_SOCKET_HANG_UP', 'socket hang up: the connection closed with requests in flight', 'CountedError'])
+  t.equal(errors.causeOf(err, true), 'read')
+  t.not(errors.socketHangUp(), err, 'a new error each time')
+})
+
 t.test('causeOf: by registered code, parser code, syscall, or when it happened', async (t) => {
   const sys = (code, syscall) => Object.assign(new Error(code), { code, syscall })
   const cases = [
@@ -76,10 +84,10 @@ t.test('causeOf: by registered code, parser code, syscall, or when it happened',
     [sys('EPIPE', 'write'), true, 'write'],
     [sys('EPIPE', undefined), true, 'write'],
     [sys('ECONNRESET', 'writev'), true, 'write'],
-    [new errors.ResponseParseError('HPE_INVALID_CONSTANT', 'x'), true, 'parse'],
+    [new errors.CountedError('HPE_INVALID_CONSTANT', 'x'), true, 'parse'],
     // Cut short by the close: the bytes that came parsed, the rest never came.
-    [new errors.ResponseParseError('HPE_INCOMPLETE', 'x'), true, 'read'],
-    [new errors.ResponseParseError('AC_SOCKET_HANG_UP', 'x'), true, 'read'],
+    [new errors.CountedError('HPE_INCOMPLETE', 'x'), true, 'read'],
+    [new errors.CountedError('AC_SOCKET_HANG_UP', 'x'), true, 'read'],
     [new errors.RequestTimeoutError(1), true, 'timeout'],
     [new errors.RequestTimeoutError(1, true), false, 'timeout'],
     [new errors.HookError('h', 'threw'), true, 'hook'],
@@ -105,6 +113,9 @@ t.test('errors cross from worker threads with their class, code, message and fie
   const timeout = through(new errors.RequestTimeoutError(2))
   t.ok(timeout instanceof errors.RequestTimeoutError)
   t.same([timeout.code, timeout.message, timeout.detail, timeout.name], ['AC_TIMEOUT', 'request timed out', 'no response within 2 s', 'RequestTimeoutError'])
+  const counted = through(new errors.CountedError('AC_SOCKET_HANG_UP', 'socket hang up'))
+  t.ok(counted instanceof errors.CountedError, 'CountedError')
+  t.same([counted.code, counted.message, counted.name], ['AC_SOCKET_HANG_UP', 'socket hang up', 'CountedError'])
   const hook = through(new errors.HookError('requests[0].setupRequest', 'threw', new Error('boom')))
   t.ok(hook instanceof errors.HookError)
   t.equal(hook.hook, 'requests[0].setupRequest')

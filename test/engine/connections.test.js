@@ -1,7 +1,7 @@
 'use strict'
 
 // A run's connections (lib/engine/connections.js) on their own, with a
-// port that notes what the clients ask of it: clients built and opened a
+// run handle that notes what the clients ask of it: clients built and opened a
 // batch per turn, one route per target (its transport, protocol and
 // encoding shared by its connections), --targets' order shared per
 // origin, when the last client is done (plain and along a ramp), the
@@ -23,9 +23,9 @@ const h2 = require('../../lib/http2/client-h2')
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-// A port that grants what grant(client, n) says (nothing by default) and
+// A run handle that grants what grant(client, n) says (nothing by default) and
 // notes every call.
-function fakePort ({ grant = () => 0, exhausted = () => false } = {}) {
+function fakeRunHandle ({ grant = () => 0, exhausted = () => false } = {}) {
   const calls = []
   const note = (name, value) => (...args) => { calls.push([name, ...args]); return value }
   return {
@@ -50,8 +50,8 @@ function setupOf (config) {
   return new Run(config, new EventEmitter(), {}).clientSetup
 }
 
-function connectionsFor (config, port = fakePort(), prepared = {}) {
-  return new Connections(config, setupOf(config), port, prepared)
+function connectionsFor (config, run = fakeRunHandle(), prepared = {}) {
+  return new Connections(config, setupOf(config), run, prepared)
 }
 
 // Replaces a method of every Client for the test, noting each call's
@@ -109,7 +109,7 @@ t.test('stop() while batches are still to come: nothing more is built or opened'
 t.test('a setupClient that throws for a later batch goes to begin()\'s onError', async (t) => {
   const config = buildConfig({ url: 'http://127.0.0.1:9', connections: 300 })
   const boom = new Error('setupClient failed')
-  const connections = connectionsFor(config, fakePort(), { setupClient: (client) => { if (client.index === 260) throw boom } })
+  const connections = connectionsFor(config, fakeRunHandle(), { setupClient: (client) => { if (client.index === 260) throw boom } })
   const starts = stubClients(t, 'start')
   connections.build()
   const errors = []
@@ -161,7 +161,7 @@ t.test('--targets: one order per origin, shared by all its connections', async (
   const [x, y, z, w] = base.urls
   const entries = (n, p) => Array.from({ length: n }, (_, i) => ({ method: 'GET', path: `/${p}${i}` }))
   const requestsByOrigin = new Map([[x.origin, entries(3, 'x')], [z.origin, entries(2, 'z')]])
-  const sequential = connectionsFor({ ...base, targets: 'targets.json', order: 'sequential' }, fakePort(), { requestsByOrigin })
+  const sequential = connectionsFor({ ...base, targets: 'targets.json', order: 'sequential' }, fakeRunHandle(), { requestsByOrigin })
   const route = (c, target) => c.routes.get(target)
   t.equal(route(sequential, x).order, route(sequential, y).order, 'one order for the two targets of an origin')
   t.not(route(sequential, x).order, route(sequential, z).order, 'another for another origin')
@@ -175,7 +175,7 @@ t.test('--targets: one order per origin, shared by all its connections', async (
   // Random: drawn from the run's seed, each origin from its own stream.
   const big = new Map([[x.origin, entries(1000, 'x')], [z.origin, entries(1000, 'z')]])
   const draws = (seed) => {
-    const c = connectionsFor({ ...base, targets: 'targets.json', order: 'random', seed }, fakePort(), { requestsByOrigin: big })
+    const c = connectionsFor({ ...base, targets: 'targets.json', order: 'random', seed }, fakeRunHandle(), { requestsByOrigin: big })
     const take = (target) => Array.from({ length: 20 }, () => route(c, target).order.pick())
     return { x: take(x), z: take(z) }
   }
@@ -186,7 +186,7 @@ t.test('--targets: one order per origin, shared by all its connections', async (
   t.ok(one.x.every((i) => Number.isInteger(i) && i >= 0 && i < 1000))
 
   // Without --targets (a HAR's requests by origin): no shared order.
-  const har = connectionsFor({ ...base, order: 'sequential' }, fakePort(), { requestsByOrigin })
+  const har = connectionsFor({ ...base, order: 'sequential' }, fakeRunHandle(), { requestsByOrigin })
   t.equal(route(har, x).order, null)
 })
 
@@ -199,7 +199,7 @@ t.test('clientDone: the last of the connections', async (t) => {
 t.test('clientDone along a ramp: every connection started is done and the budget is spent', async (t) => {
   let spent = false
   const config = buildConfig({ url: 'http://127.0.0.1:9', connections: 3, connectionStages: [{ duration: 0, connections: 2 }, { duration: 10, connections: 2 }] })
-  const connections = connectionsFor(config, fakePort({ exhausted: () => spent }))
+  const connections = connectionsFor(config, fakeRunHandle({ exhausted: () => spent }))
   const starts = stubClients(t, 'start')
   stubClients(t, 'stop')
   connections.build()
@@ -207,7 +207,7 @@ t.test('clientDone along a ramp: every connection started is done and the budget
   t.same(starts, [0, 1], 'the ramp wants two of the three')
   t.equal(connections.clientDone(), false, 'one of two')
   t.equal(connections.clientDone(), false, 'two of two, but the budget is not spent: the ramp may open more')
-  const again = connectionsFor(config, fakePort({ exhausted: () => spent }))
+  const again = connectionsFor(config, fakeRunHandle({ exhausted: () => spent }))
   again.build()
   again.begin(0, (err) => t.fail(err))
   spent = true
@@ -257,7 +257,7 @@ t.test('openCount, inFlight and stop() against a server that never answers', asy
     granted.add(client.index)
     return 1
   }
-  const connections = connectionsFor(config, fakePort({ grant }))
+  const connections = connectionsFor(config, fakeRunHandle({ grant }))
   connections.build()
   t.equal(connections.openCount(), 0, 'none open before they start')
   connections.begin(0, (err) => t.fail(err))

@@ -10,7 +10,7 @@ const t = require('tap')
 const { EventEmitter } = require('events')
 const { performance } = require('perf_hooks')
 const { Run } = require('../../lib/engine/run')
-const { Port } = require('../../lib/engine/port')
+const { RunHandle } = require('../../lib/engine/run-handle')
 const { Connections } = require('../../lib/engine/connections')
 const { RunClock } = require('../../lib/engine/clock')
 const { Controls } = require('../../lib/engine/controls')
@@ -38,34 +38,34 @@ function runOf (url, opts, runOpts = {}) {
 t.test('its parts, wired to each other', async (t) => {
   const server = await rawServer(t, () => OK)
   const { run, ends, ended } = runOf(server.url, { connections: 2, amount: 10 })
-  t.ok(run.port instanceof Port)
+  t.ok(run.handle instanceof RunHandle)
   t.ok(run.connections instanceof Connections)
   t.ok(run.clock instanceof RunClock)
   t.ok(run.controls instanceof Controls)
-  t.equal(run.connections.port, run.port, 'the connections hand the port to their clients')
+  t.equal(run.connections.run, run.handle, 'the connections hand the run\'s handle to their clients')
   t.equal(run.connections.setup, run.clientSetup)
   t.ok(Object.isFrozen(run.clientSetup), 'what the clients share is made once')
   t.equal(run.clientSetup.recorder, run.recorder)
-  t.equal(run.port.recorder, run.recorder, 'one recorder counts')
+  t.equal(run.handle.recorder, run.recorder, 'one recorder counts')
   t.equal(run.controls.connections, run.connections)
   t.equal(run.controls.clock, run.clock)
-  t.equal(run.port.scheduler, null, 'no rate, no plan')
+  t.equal(run.handle.scheduler, null, 'no rate, no plan')
   run.start()
   t.ok(run.clock.beganAt > 0, 'no start time: begun at once')
   t.equal(run.connections.clients.length, 2)
-  t.ok(run.connections.clients.every((c) => c.port === run.port), 'each client holds the port, not the run')
+  t.ok(run.connections.clients.every((c) => c.run === run.handle), 'each client holds the run\'s handle, not the run')
   await ended
-  t.equal(ends.done.length, 1, 'the amount done, the port finished the run')
+  t.equal(ends.done.length, 1, 'the amount done, the handle finished the run')
   t.equal(ends.done[0].totalCompletedRequests, 10)
   t.ok(run.connections.stopped, 'its connections stopped')
-  t.equal(run.port.closed, true, 'its port closed')
+  t.equal(run.handle.closed, true, 'its handle closed')
   t.equal(run.loopMonitor.timer, null, 'its loop monitor stopped')
 })
 
-t.test('a rated run hands its plan to the port and the controls', async (t) => {
+t.test('a rated run hands its plan to the handle and the controls', async (t) => {
   const { run } = runOf('http://127.0.0.1:9', { connections: 1, overallRate: 10 })
   t.not(run.scheduler, null)
-  t.equal(run.port.scheduler, run.scheduler)
+  t.equal(run.handle.scheduler, run.scheduler)
   t.equal(run.controls.scheduler, run.scheduler)
   t.equal(run.clientSetup.planned, run.scheduler.planned, 'latency runs from the planned times')
 })
@@ -144,7 +144,7 @@ t.test('abort(err): the run ends with the error, and no snapshot', async (t) => 
   await sleep(10)
   t.same(ends, { done: [], errors: [err] }, 'once, and nothing after')
   t.ok(run.connections.stopped)
-  t.equal(run.port.closed, true)
+  t.equal(run.handle.closed, true)
 })
 
 t.test('a setupClient that throws for a later batch aborts the run', async (t) => {
@@ -179,12 +179,12 @@ t.test('stopped while waiting for its start time: an empty result, and no connec
   t.equal(server.stats.connections, 0, 'nothing was opened')
 })
 
-t.test('emitResponses: the port\'s flag, read and written through the run', async (t) => {
+t.test('emitResponses: the handle\'s flag, read and written through the run', async (t) => {
   const { run } = runOf('http://127.0.0.1:9', { connections: 1 })
   t.equal(run.emitResponses, false)
   run.emitResponses = true
-  t.equal(run.port.emitResponses, true)
-  run.port.emitResponses = false
+  t.equal(run.handle.emitResponses, true)
+  run.handle.emitResponses = false
   t.equal(run.emitResponses, false)
 })
 

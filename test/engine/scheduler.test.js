@@ -341,19 +341,19 @@ t.test('the run asks the plan only for what the budget allows (-a with -R)', asy
   t.teardown(() => run.scheduler.stop())
   const [a, b] = h.clients
   const t0 = h.now
-  t.equal(run.port.take(a, 2), 1, 'one due at t0')
+  t.equal(run.handle.take(a, 2), 1, 'one due at t0')
   h.advance(100)
-  t.equal(run.port.take(a, 2), 2, 'two more: the budget of 3 is spent')
+  t.equal(run.handle.take(a, 2), 2, 'two more: the budget of 3 is spent')
   for (let i = 0; i < 5; i++) {
     h.advance(100)
-    t.equal(run.port.take(i % 2 ? a : b, 2), 0, 'nothing once the budget is spent')
+    t.equal(run.handle.take(i % 2 ? a : b, 2), 0, 'nothing once the budget is spent')
   }
   t.equal(run.recorder.lateness.totalCount, 3, 'lateness recorded for the 3 requests granted, no more')
   t.equal(run.recorder.late, 2, 'the two that left 90 and 80 ms behind; none counted for refused ones')
   t.equal(run.recorder.lateness.maxValue, 90000)
   t.equal(run.scheduler.next, 3, 'the plan moved by what was granted')
-  run.port.giveBack(1) // a request lost with its socket goes back to the budget
-  t.equal(run.port.take(a, 2), 1, 'and can go again, from the plan')
+  run.handle.giveBack(1) // a request lost with its socket goes back to the budget
+  t.equal(run.handle.take(a, 2), 1, 'and can go again, from the plan')
   t.equal(run.scheduler.planned[0], t0 + 30, 'request 3 of the plan, at t0 + 30 ms')
 })
 

@@ -7,7 +7,7 @@
 // a larger buffer.
 
 const { ResponseParser } = require('../../lib/http1/response-parser')
-const { ResponseParseError } = require('../../lib/core/errors')
+const { CountedError } = require('../../lib/core/errors')
 
 const toBuf = (wire) => Buffer.isBuffer(wire) ? wire : Buffer.from(wire, 'latin1')
 
@@ -84,7 +84,7 @@ function summarize (events) {
       })
       cur = null
     } else {
-      errors.push({ code: e.err.code, name: e.err.name, message: e.err.message, isParseError: e.err instanceof ResponseParseError })
+      errors.push({ code: e.err.code, name: e.err.name, message: e.err.message, isCounted: e.err instanceof CountedError })
     }
   }
   return { messages, errors }

@@ -1,12 +1,12 @@
 'use strict'
 
 // HTTP/2's error codes (RFC 9113 §7) and the errors the codec raises
-// (lib/http2/errors.js): each a ResponseParseError under a registered
+// (lib/http2/errors.js): each a CountedError under a registered
 // code, with the number a GOAWAY or RST_STREAM sends back.
 
 const t = require('tap')
 const { ERROR_CODES, errorName, http2Error, resetError, goawayError } = require('../../lib/http2/errors')
-const { ResponseParseError, RAISED, COUNTED, causeOf } = require('../../lib/core/errors')
+const { CountedError, RAISED, COUNTED, causeOf } = require('../../lib/core/errors')
 
 const registered = (code) => code in RAISED || code in COUNTED
 
@@ -26,7 +26,7 @@ t.test('the codes of RFC 9113 §7, and names for the ones it does not define', a
 
 t.test('our own errors: connection or stream, registered, counted as parse errors', async (t) => {
   const conn = http2Error('FRAME_SIZE_ERROR', 'a frame of 20000 octets')
-  t.type(conn, ResponseParseError)
+  t.type(conn, CountedError)
   t.same([conn.code, conn.http2Code, conn.streamId, conn.message], ['AC_H2_FRAME_SIZE_ERROR', 6, 0, 'a frame of 20000 octets'])
   const stream = http2Error('PROTOCOL_ERROR', 'bad', 5)
   t.same([stream.code, stream.http2Code, stream.streamId], ['AC_H2_PROTOCOL_ERROR', 1, 5])

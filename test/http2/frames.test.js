@@ -12,7 +12,7 @@ const {
   encodeWindowUpdate, encodePing, encodeRstStream, encodeGoaway, setStreamId, writeFrameHeader
 } = require('../../lib/http2/frames')
 const { ERROR_CODES, errorName } = require('../../lib/http2/errors')
-const { ResponseParseError } = require('../../lib/core/errors')
+const { CountedError } = require('../../lib/core/errors')
 const { seededRandom } = require('../../lib/core/random')
 
 const { DATA, HEADERS, PRIORITY, SETTINGS, PUSH_PROMISE, PING, GOAWAY, WINDOW_UPDATE, CONTINUATION, RST_STREAM } = FRAME_TYPES
@@ -53,7 +53,7 @@ function recorder (opts = {}) {
     onWindowUpdate (streamId, increment) { push({ type: 'window', streamId, increment }) },
     onStreamError (err) { push({ type: 'streamError', streamId: err.streamId, code: err.code, http2Code: err.http2Code, message: err.message }) },
     onError (err) {
-      if (!(err instanceof ResponseParseError)) problems.push('a connection error that is not a ResponseParseError')
+      if (!(err instanceof CountedError)) problems.push('a connection error that is not a CountedError')
       push({ type: 'error', code: err.code, http2Code: err.http2Code, streamId: err.streamId, message: err.message })
       dead = true
     }

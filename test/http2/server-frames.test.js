@@ -12,7 +12,7 @@ const {
 } = require('../../lib/http2/server-frames')
 const { encodeHeaders, encodeData, encodeWindowUpdate, MAX_WINDOW } = require('../../lib/http2/frames')
 const { http2Error } = require('../../lib/http2/errors')
-const { ResponseParseError } = require('../../lib/core/errors')
+const { CountedError } = require('../../lib/core/errors')
 const { callsOf } = require('../helpers/protocol-fakes')
 const { h2, block, ACK, END_STREAM } = require('../helpers/h2-protocol')
 
@@ -124,7 +124,7 @@ t.test('HEADERS without a valid :status: the stream is reset, its request fails'
   onHeaders(s.protocol, 3, noStatus, 0, noStatus.length, false)
   t.same(shapes(s.written()), [['RST_STREAM', 3, 0, 1]], 'RST_STREAM with PROTOCOL_ERROR')
   const [[err]] = callsOf(s.calls, 'requestFailed')
-  t.type(err, ResponseParseError)
+  t.type(err, CountedError)
   t.match(err, { code: 'AC_H2_PROTOCOL_ERROR', message: 'a response on stream 3 without a valid :status' })
   t.equal(s.protocol.inFlight, 1, 'its slot is free')
   const badStatus = block([':status', '2000'])
@@ -184,7 +184,7 @@ t.test('RST_STREAM: its request fails with the server\'s code; the slot is free'
   s.protocol.send(2, 0, null)
   onRstStream(s.protocol, 3, 8)
   const [[err]] = callsOf(s.calls, 'requestFailed')
-  t.type(err, ResponseParseError)
+  t.type(err, CountedError)
   t.match(err, { code: 'AC_H2_RST_CANCEL', message: 'the HTTP/2 server reset stream 3 with CANCEL', http2Code: 8 })
   t.equal(s.protocol.inFlight, 1)
   onRstStream(s.protocol, 1, 0xff)
@@ -250,7 +250,7 @@ t.test('a connection error: GOAWAY with its code, the connection fails, nothing 
   t.same(callsOf(s.calls, 'respond'), [], 'the parser was stopped')
 
   const other = h2({ settings: {} })
-  onConnectionError(other.protocol, new ResponseParseError('AC_H2_PROTOCOL_ERROR', 'no code'))
+  onConnectionError(other.protocol, new CountedError('AC_H2_PROTOCOL_ERROR', 'no code'))
   t.equal(other.written()[0].payload.readUInt32BE(4), 2, 'an error without a code: INTERNAL_ERROR')
 })
 

@@ -6,7 +6,8 @@
 
 const t = require('tap')
 const { Recorder } = require('../../lib/engine/recorder')
-const { aggregateResult, mergeSeries } = require('../../lib/results/result')
+const { aggregateResult, runResult, mergeSeries } = require('../../lib/results/result')
+const { buildConfig } = require('../../lib/config/config')
 const { createLatencyHistogram, createCountHistogram, toStats } = require('../../lib/results/histogram')
 
 const T0 = Date.UTC(2026, 0, 1, 12, 0, 0)
@@ -202,6 +203,20 @@ t.test('edge cases: one result not in an array, no responses, no results', async
   t.equal(empty.requests.max, 0, 'an idle second is a sample of 0')
   t.equal(empty.samples, 1)
   t.throws(() => aggregateResult([]), { code: 'AC_INVALID_ARGUMENT', message: 'aggregateResult needs at least one result' })
+})
+
+t.test('the options a result reports: the caller\'s, each left out the table\'s default; a run\'s config as set', async (t) => {
+  const a = runSnapshot({ responses: seconds([2, 3]), targetRate: 5 })
+  const reported = (r) => [r.connections, r.pipelining, r.sampleInt, r.rate.arrivals, r.rate.seed]
+  t.strictSame(reported(aggregateResult([a])), [10, 1, 1000, 'uniform', undefined], 'none given: the defaults')
+  t.strictSame(reported(aggregateResult([a], { connections: 0, pipelining: 4, sampleInt: '1000', arrivals: 'poisson', seed: 3 })),
+    [0, 4, 1000, 'poisson', 3], 'each as given (0 connections too), sampleInt as a number')
+  t.strictSame(reported(aggregateResult([a], { connections: null, sampleInt: 0, arrivals: '' })),
+    [null, 1, 1000, 'uniform', undefined], 'sampleInt 0 and arrivals \'\' count as not given; connections only when undefined')
+  const config = buildConfig({ url: 'http://127.0.0.1:1', connections: 3, pipelining: 2, overallRate: 5 })
+  const ofRun = runResult([a], config)
+  t.strictSame(reported(ofRun), [3, 2, 1000, 'uniform', undefined], 'a run\'s config: as buildConfig set them')
+  t.same(ofRun, aggregateResult([a], config), 'the same result as aggregateResult gives for that config')
 })
 
 t.test('a result keeps its histograms (encoded) and its per-second series', async (t) => {

@@ -61,7 +61,7 @@ t.test('finish() on a response cut short is an HPE_INCOMPLETE parse error', asyn
   for (const [name, wire] of Object.entries(cases)) {
     const r = parse(wire, { eof: true })
     t.equal(r.thrown, null, name)
-    t.same(r.errors.map((e) => [e.code, e.isParseError, e.name]), [['HPE_INCOMPLETE', true, 'ResponseParseError']], name)
+    t.same(r.errors.map((e) => [e.code, e.isCounted, e.name]), [['HPE_INCOMPLETE', true, 'CountedError']], name)
     t.equal(r.errors[0].message, 'connection closed before the response was complete', name)
     t.same(r.messages.map((m) => m.body), wire.startsWith(OK) ? ['hello'] : [], name)
   }

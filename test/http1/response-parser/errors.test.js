@@ -2,13 +2,13 @@
 
 // lib/http1/response-parser.js, driven directly with a recording handler
 // (test/helpers/parser-harness.js), no socket. Malformed input: one
-// ResponseParseError with its code and message, split anywhere, nothing
+// CountedError with its code and message, split anywhere, nothing
 // thrown; then nothing until reset(). And starting over: reset() and
 // abort(), also from inside the handler.
 
 const t = require('tap')
 const { ResponseParser } = require('../../../lib/http1/response-parser')
-const { ResponseParseError } = require('../../../lib/core/errors')
+const { CountedError } = require('../../../lib/core/errors')
 const { recorder, summarize, parse, everySplit, OK } = require('../../helpers/parser-harness')
 
 const BAD = [
@@ -96,11 +96,11 @@ const BAD = [
   ['CR without LF after the trailers', 'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\rX', 'HPE_STRICT']
 ]
 
-t.test('malformed input: onParseError with a ResponseParseError, nothing thrown, split anywhere', async (t) => {
+t.test('malformed input: onParseError with a CountedError, nothing thrown, split anywhere', async (t) => {
   for (const [name, wire, code] of BAD) {
     t.test(name, async (t) => {
       const r = everySplit(t, wire, { wantHeaders: false })
-      t.same(r.errors.map((e) => [e.code, e.name, e.isParseError]), [[code, 'ResponseParseError', true]], 'one error, with its code')
+      t.same(r.errors.map((e) => [e.code, e.name, e.isCounted]), [[code, 'CountedError', true]], 'one error, with its code')
       t.type(r.errors[0].message, 'string')
       t.ok(r.errors[0].message.length > 0, 'with a message')
       t.same(r.messages, [], 'no response reported')
@@ -149,7 +149,7 @@ t.test('malformed input: the parser ignores everything until reset(), then works
     t.equal(types[types.length - 1], 'error', `${name}: the error is the last thing reported`)
     t.notOk(types.includes('complete'), `${name}: no response completes`)
     if (!/Transfer-Encoding: chunked/.test(wire)) t.same(types, ['error'], `${name}: only the error reported`)
-    t.ok(rec.events[rec.events.length - 1].err instanceof ResponseParseError)
+    t.ok(rec.events[rec.events.length - 1].err instanceof CountedError)
 
     p.reset()
     rec.revive()

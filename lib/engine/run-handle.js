@@ -1,11 +1,11 @@
 'use strict'
 
 // The run as its clients see it: the one object a run hands each of its
-// Clients (lib/client/client.js), and all they may call of it. It grants
-// requests (the budget of an amount or of maxOverallRequests, and the
-// rate plan), and hears how each one ended: it counts them (through the
-// recorder), tells the run's listeners, and ends the run when the amount
-// is done or the bailout reached.
+// Clients (lib/client/client.js, as client.run), and all they may call of
+// it. It grants requests (the budget of an amount or of
+// maxOverallRequests, and the rate plan), and hears how each one ended:
+// it counts them (through the recorder), tells the run's listeners, and
+// ends the run when the amount is done or the bailout reached.
 //
 //   take(client, n) → how many of n requests may go now (their planned
 //     times are then in the clients' setup.planned)
@@ -16,12 +16,12 @@
 //   emitResponse(client, status, bytes, latencyMs), while `emitResponses`
 //     is set (someone listens for the run's 'response' event)
 //
-// test/engine/port.test.js holds a real client to this list.
+// test/engine/run-handle.test.js holds a real client to this list.
 
 const { codeOf } = require('../core/errors')
 const { maskSecrets } = require('../core/redact')
 
-class Port {
+class RunHandle {
   // run: { recorder, scheduler (or null), events, finish(), clientDone()
   // → whether every client is done }.
   constructor (config, run) {
@@ -131,22 +131,22 @@ class Port {
 }
 
 // Once per run: a hook that throws usually throws every time.
-function reportHookError (port, err) {
-  if (port.hookErrors++ !== 0) return
-  port.firstHookError = err
-  const events = port.events
+function reportHookError (handle, err) {
+  if (handle.hookErrors++ !== 0) return
+  handle.firstHookError = err
+  const events = handle.events
   if (events.listenerCount('reqError') > 0) events.emit('reqError', err)
-  if (port.config.debug || events.listenerCount('reqError') === 0) {
+  if (handle.config.debug || events.listenerCount('reqError') === 0) {
     process.stderr.write(`autocannon: a request hook threw: ${maskSecrets(String(err && err.message))}\n`)
   }
 }
 
-function checkBailout (port) {
-  const bailout = port.config.bailout
-  const recorder = port.recorder
+function checkBailout (handle) {
+  const bailout = handle.config.bailout
+  const recorder = handle.recorder
   if (bailout && (recorder.errors >= bailout || recorder.mismatches >= bailout)) {
-    setImmediate(() => port.finish())
+    setImmediate(() => handle.finish())
   }
 }
 
-module.exports = { Port }
+module.exports = { RunHandle }
