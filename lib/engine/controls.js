@@ -4,7 +4,7 @@
 // capacity search's steps on the same connections): a new rate, a pause
 // until nothing is in flight, a look at the window so far, and the window
 // cut out with its own histograms. Across worker threads the same calls
-// go by message (workers.js); a worker's run answers them with these.
+// go by message (worker-controls.js); a worker's run answers them with these.
 
 const { performance } = require('perf_hooks')
 

@@ -12,10 +12,46 @@ const { OWN } = require('./loop-monitor')
 
 const MAX_STATUS = 1000
 
-class Recorder {
+// The counts of a window (since the start, or the last cut), the first of
+// a Recorder's fields: set by its constructor (super()) and again by each
+// cut. They are a constructor's, not a method's: V8 sizes an object for
+// the fields its constructors assign, and those a method assigned would
+// not fit in it, the last of the Recorder's (some counted per response)
+// then kept outside the object, one load further away.
+function WindowCounts () {
+  this.totalCompleted = 0
+  this.totalBytes = 0
+  // Every request started ends as one of: a response (counted in
+  // `counter`/`totalCompleted`), an error, or in flight at the end.
+  this.sent = 0
+  this.errors = 0
+  this.timeouts = 0
+  this.errorsByCause = noErrorsByCause()
+  this.errorCodes = Object.create(null)
+  this.mismatches = 0
+  this.resets = 0
+  // Requests sent again on a new connection: the server closed theirs
+  // before a byte of their responses (client.js, onClose).
+  this.resent = 0
+  // Requests that started late against the rate plan (by how much: the
+  // Recorder's `lateness`).
+  this.late = 0
+  // Why they were late: every connection was busy at the planned time
+  // (the server, or too few connections), or the thread ran late, in a
+  // pause of its own work or while it was not running (other processes
+  // had the core). A thread-late request waits in `lateHeld` for the loop
+  // monitor's next sample, which knows the pause's cause.
+  this.lateNoConnection = 0
+  this.lateOwn = 0
+  this.lateStarved = 0
+  this.lateHeld = 0
+}
+
+class Recorder extends WindowCounts {
   constructor ({ excludeErrorStats = false, trackUncorrected = false } = {}) {
     // Made before the run sends: what sample() calls is compiled now.
     warmUp()
+    super()
     this.includeErrorStats = !excludeErrorStats
     // The run's latency, of the intervals that have ended: a response is
     // recorded once, in `intervalLatency`, which is added here when its
@@ -37,32 +73,9 @@ class Recorder {
     // taken from the totals rather than counted again per response.
     this.tickMarkCount = 0
     this.tickMarkBytes = 0
-    this.totalCompleted = 0
-    this.totalBytes = 0
-    // Every request started ends as one of: a response (counted in
-    // `counter`/`totalCompleted`), an error, or in flight at the end.
-    this.sent = 0
-    this.errors = 0
-    this.timeouts = 0
-    this.errorsByCause = noErrorsByCause()
-    this.errorCodes = Object.create(null)
-    this.mismatches = 0
-    this.resets = 0
-    // Requests sent again on a new connection: the server closed theirs
-    // before a byte of their responses (client.js, onClose).
-    this.resent = 0
-    // Requests that started late against the rate plan, and by how much.
-    this.late = 0
+    // How late the requests of a rate plan left against their planned
+    // times (made by trackLateness; `late` counts those over LATE_MS).
     this.lateness = null
-    // Why they were late: every connection was busy at the planned time
-    // (the server, or too few connections), or the thread ran late, in a
-    // pause of its own work or while it was not running (other processes
-    // had the core). A thread-late request waits in `lateHeld` for the loop
-    // monitor's next sample, which knows the pause's cause.
-    this.lateNoConnection = 0
-    this.lateOwn = 0
-    this.lateStarved = 0
-    this.lateHeld = 0
     // The loop monitor's pauses, split by cause (loop-monitor.js): how
     // many were mostly each, the µs of each in all, and the longest part.
     // `pausesKnown`: whether this thread could tell (it has a CPU clock).
@@ -283,21 +296,7 @@ class Recorder {
     this.loopDelays.reset()
     for (const name of TIMINGS) this.timings[name].reset()
     this.statusCounts.fill(0)
-    this.totalCompleted = 0
-    this.totalBytes = 0
-    this.sent = 0
-    this.errors = 0
-    this.timeouts = 0
-    this.errorsByCause = noErrorsByCause()
-    this.errorCodes = Object.create(null)
-    this.mismatches = 0
-    this.resets = 0
-    this.resent = 0
-    this.late = 0
-    this.lateNoConnection = 0
-    this.lateOwn = 0
-    this.lateStarved = 0
-    this.lateHeld = 0
+    WindowCounts.call(this)
     this.pauses.fill(0)
     this.series = []
     return snapshot

@@ -57,7 +57,7 @@ class Run {
     this.abortCheck = config.abortOnFail ? require('../results/abort-check').createAbortCheck(config.thresholds, config.abortAfter) : null
     this.aborted = null
     // A worker's run under --abortOnFail: each sample's figures go to the
-    // main thread, which checks the whole run's (workers.js).
+    // main thread, which checks the whole run's (abort-watch.js).
     this.onSample = onSample || null
     // Epoch ms to wait for before starting (the first round only: the
     // caller passes it or not).

@@ -486,3 +486,45 @@ t.test('the progress tick goes on across a cut', async (t) => {
   t.same(r.takeTick(), { counter: 3, bytes: 16 }, 'what came before the cut and after it')
   t.same(r.takeTick(), { counter: 0, bytes: 0 })
 })
+
+t.test('a cut sets the window\'s counts as a new recorder has them, on the same fields', async (t) => {
+  const { OWN, STARVED } = require('../../lib/engine/loop-monitor')
+  const counts = (r) => ({
+    totalCompleted: r.totalCompleted,
+    totalBytes: r.totalBytes,
+    sent: r.sent,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    errorsByCause: { ...r.errorsByCause },
+    errorCodes: { ...r.errorCodes },
+    mismatches: r.mismatches,
+    resets: r.resets,
+    resent: r.resent,
+    late: r.late,
+    lateNoConnection: r.lateNoConnection,
+    lateOwn: r.lateOwn,
+    lateStarved: r.lateStarved,
+    lateHeld: r.lateHeld
+  })
+  const fresh = new Recorder()
+  const r = new Recorder()
+  r.trackLateness()
+  r.started(6)
+  r.response(200, 10, 100)
+  r.requestErrors(2, 'timeout', 'ETIMEDOUT')
+  r.mismatch()
+  r.sequenceReset()
+  r.resend(1)
+  r.planned(20, true, true)
+  r.planned(20, true, false)
+  r.loopDelay(30000, 20000, OWN)
+  r.planned(20, true, false)
+  r.loopDelay(30000, 1000, STARVED)
+  r.planned(20, true, false)
+  r.sample(1000)
+  const before = counts(r)
+  for (const [name, value] of Object.entries(counts(fresh))) t.not(JSON.stringify(before[name]), JSON.stringify(value), `${name} counted before the cut`)
+  r.cut({ start: 0, finish: 1000 })
+  t.same(counts(r), counts(fresh), 'each count as it starts')
+  t.same(Object.keys(r), Object.keys(fresh), 'the same fields, in the same order')
+})

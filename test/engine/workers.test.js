@@ -10,11 +10,12 @@
 const t = require('tap')
 const http = require('http')
 const { EventEmitter } = require('events')
-const realThreads = require('worker_threads')
 const { buildConfig } = require('../../lib/config/config')
 const { workerConfig, runWorkers } = require('../../lib/engine/workers')
 const { createLatencyHistogram, pack } = require('../../lib/results/histogram')
 const { listen } = require('../helpers/servers')
+// Workers as runWorkers sees them: they take messages and send theirs.
+const { PortWorker, withPortWorkers } = require('../helpers/port-workers')
 
 const url = 'http://127.0.0.1:9'
 const sum = (list) => list.reduce((a, b) => a + b, 0)
@@ -51,34 +52,9 @@ t.test('workerConfig: a worker\'s part, frozen, without what the main thread kee
   t.equal(parts[1].urls, config.urls, 'the targets as the main thread made them')
 })
 
-// Workers as runWorkers sees them: they take messages and send theirs.
-class PortWorker extends EventEmitter {
-  constructor (file, { workerData }) {
-    super()
-    this.file = file
-    this.workerData = workerData
-    this.posted = []
-    this.terminated = false
-    PortWorker.made.push(this)
-  }
-
-  postMessage (msg) {
-    this.posted.push(msg.type)
-  }
-
-  terminate () {
-    this.terminated = true
-  }
-
-  send (msg) {
-    this.emit('message', msg)
-  }
-}
-
 // runWorkers on PortWorkers: { workers, events, aborts, done }.
 function fanOut (t, opts) {
-  PortWorker.made = []
-  const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
+  const { runWorkers } = withPortWorkers(t, 'engine/workers')
   const config = buildConfig({ url, duration: 10, ...opts })
   const events = new EventEmitter()
   const aborts = []
@@ -199,8 +175,7 @@ t.test('a rate: rps read as the rate achieved', async (t) => {
 })
 
 t.test('stopped before every worker is ready: each is told at once, and none is told to go', async (t) => {
-  PortWorker.made = []
-  const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
+  const { runWorkers } = withPortWorkers(t, 'engine/workers')
   const ended = []
   const controls = runWorkers(buildConfig({ url, workers: 2, connections: 2 }), new EventEmitter(), {}, (err, raws) => ended.push({ err, raws }))
   const workers = PortWorker.made
@@ -214,8 +189,7 @@ t.test('stopped before every worker is ready: each is told at once, and none is 
 })
 
 t.test('stopped: a worker still starting 1 s later is ended, the run ends with the others', async (t) => {
-  PortWorker.made = []
-  const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
+  const { runWorkers } = withPortWorkers(t, 'engine/workers')
   const ended = []
   const controls = runWorkers(buildConfig({ url, workers: 3, connections: 3 }), new EventEmitter(), {}, (err, raws) => ended.push({ err, raws }))
   const workers = PortWorker.made
@@ -245,8 +219,7 @@ t.test('stopped: a worker still starting 1 s later is ended, the run ends with t
 })
 
 t.test('a run of a duration ends by its deadline from the start, however long its workers take to start', async (t) => {
-  PortWorker.made = []
-  const { runWorkers } = t.mockRequire('../../lib/engine/workers', { worker_threads: { ...realThreads, Worker: PortWorker } })
+  const { runWorkers } = withPortWorkers(t, 'engine/workers')
   const started = Date.now()
   let endedAt = 0
   runWorkers(buildConfig({ url, workers: 2, connections: 2, duration: 0.5 }), new EventEmitter(), {}, () => { endedAt = Date.now() })
