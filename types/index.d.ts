@@ -1096,7 +1096,7 @@ declare namespace autocannon {
      */
     renderLatencyTable?: boolean
     /**
-     * The table of where the time went (`result.timings`); also with `renderLatencyTable`.
+     * The table of where the time went (`result.timings`); `renderLatencyTable` does not print it.
      * @default false
      */
     renderTimings?: boolean
