@@ -1,13 +1,14 @@
 'use strict'
 
 // The layout shows the design: lib/ has a folder per stage, each described
-// in the README, and nothing requires what requires it back, directly or
+// in docs/architecture.md, and nothing requires what requires it back, directly or
 // not, file by file or folder by folder. Every relative require() counts,
 // those inside functions too: a require put off until first use must not
 // hide a cycle. And test/ mirrors lib/: a module's unit tests are at
 // test/<folder>/<module>.test.js (or in a folder test/<folder>/<module>/,
-// one file per area), black-box tests under test/e2e/, and a module tested
-// only end to end says where in test/end-to-end-only.js.
+// one file per area), black-box tests under test/e2e/, the docs' tests
+// under test/docs/, and a module tested only end to end says where in
+// test/end-to-end-only.js.
 
 const t = require('tap')
 const fs = require('fs')
@@ -141,12 +142,12 @@ t.test('lib/config requires nothing of the stages after it: distributed, results
   t.same(below.filter((folder) => ['distributed', 'results', 'output'].includes(folder)), [], 'the config is decided before anything is run, counted or shown')
 })
 
-t.test('ls lib shows the stages, each described in the README', async (t) => {
-  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')
-  const section = readme.slice(readme.indexOf('## How it is built'), readme.indexOf('## License'))
+t.test('ls lib shows the stages, each described in docs/architecture.md', async (t) => {
+  const page = fs.readFileSync(path.join(ROOT, 'docs', 'architecture.md'), 'utf8')
+  const section = page.slice(page.indexOf('## The stages'), page.indexOf('## The seams'))
   const described = [...section.matchAll(/^\| `lib\/([a-z0-9]+)` \|/gm)].map((m) => m[1]).sort()
   const folders = fs.readdirSync(LIB, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort()
-  t.same(described, folders, 'the README\'s table has a row for every folder, and no other')
+  t.same(described, folders, 'the table of docs/architecture.md has a row for every folder, and no other')
   const loose = fs.readdirSync(LIB).filter((f) => f.endsWith('.js')).sort()
   t.same(loose, ['aggregateResult.js', 'printResult.js'], 'no file outside a folder but autocannon\'s own two paths')
 })
@@ -157,7 +158,7 @@ const TEST = path.join(ROOT, 'test')
 const exceptions = require('./end-to-end-only')
 const listed = exceptions.endToEnd
 // Folders of test/ that mirror nothing, and the files at its top.
-const OWN_FOLDERS = ['e2e', 'helpers', 'fixtures', 'types']
+const OWN_FOLDERS = ['e2e', 'docs', 'helpers', 'fixtures', 'types']
 const TOP_FILES = ['layout.test.js', 'end-to-end-only.js']
 
 const posix = (p) => p.split(path.sep).join('/')
@@ -178,7 +179,7 @@ function misplaced (rel) {
   const parts = rel.split('/')
   // lib/'s own two files (autocannon's paths) are mirrored at the top.
   if (parts.length === 1) return TOP_FILES.includes(rel) || isFile(path.join(LIB, rel.replace(/\.test\.js$/, '.js'))) ? null : 'at the top of test/: a unit test goes to its module\'s mirrored path, a black-box one to test/e2e/'
-  if (OWN_FOLDERS.includes(parts[0])) return parts[0] === 'e2e' && !rel.endsWith('.test.js') ? 'not a test: helpers go to test/helpers/' : null
+  if (OWN_FOLDERS.includes(parts[0])) return ['e2e', 'docs'].includes(parts[0]) && !rel.endsWith('.test.js') ? 'not a test: helpers go to test/helpers/' : null
   if (!rel.endsWith('.test.js')) return 'not a test: helpers go to test/helpers/'
   const module = rel.slice(0, -'.test.js'.length) + '.js'
   const byArea = parts.slice(0, -1).join('/') + '.js'
@@ -201,7 +202,7 @@ t.test('test/end-to-end-only.js lists only modules that exist and have no test a
   }
 })
 
-t.test('every test file is at a mirrored path or in test/e2e, helpers, fixtures or types', async (t) => {
+t.test('every test file is at a mirrored path or in test/e2e, docs, helpers, fixtures or types', async (t) => {
   const files = fs.readdirSync(TEST, { recursive: true }).map(posix).filter((f) => isFile(path.join(TEST, f)))
   t.ok(files.filter((f) => f.endsWith('.test.js')).length > 80, 'test files read')
   const wrong = files.map((f) => [f, misplaced(f)]).filter(([, why]) => why !== null)

@@ -648,7 +648,7 @@ declare namespace autocannon {
     seed?: number
   }
 
-  /** The load generator's own health over the run (README: Generator health). */
+  /** The load generator's own health over the run (docs/latency.md: Generator health). */
   export interface GeneratorHealth {
     /** How late the sending threads' event loops ran a 10 ms timer, in ms (all threads' samples); null in a result merged from ones that lack it. */
     loopDelay: { p50: number, p99: number, max: number } | null
@@ -1096,7 +1096,7 @@ declare namespace autocannon {
      */
     renderLatencyTable?: boolean
     /**
-     * The table of where the time went (`result.timings`); also with `renderLatencyTable`.
+     * The table of where the time went (`result.timings`); `renderLatencyTable` does not print it.
      * @default false
      */
     renderTimings?: boolean
@@ -1253,7 +1253,7 @@ declare namespace autocannon {
   /**
    * The highest rate at which every SLO holds, per connection count: a
    * closed-loop probe, then steps of one rated run (bracket, bisect,
-   * confirm). See the README's "Capacity search".
+   * confirm). See docs/capacity-search.md.
    */
   export function findMaxRate (options: FindMaxRateOptions): SearchInstance
 

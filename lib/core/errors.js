@@ -19,7 +19,7 @@
 //   codes (ECONNREFUSED, ENOTFOUND, EMFILE, ECONNRESET, EPIPE…) and the
 //   parser's HPE_* codes, named as Node's own parser (llhttp) names them.
 //
-// The README's table of codes is checked against this one by a test.
+// The table of codes in docs/errors.md is checked against this one by a test.
 
 const { maskSecrets } = require('./redact')
 

@@ -5,7 +5,7 @@
 // lib/progressTracker.js, autocannon.js), by the code ours carry. Its
 // users compare err.message with ===, so where one of these applies it is
 // the message, and what we add goes in err.detail. <name> is a hole,
-// filled by upstream(). The README's error table lists them all; a test
+// filled by upstream(). The error table of docs/errors.md lists them all; a test
 // checks it against this one.
 
 const UPSTREAM = {

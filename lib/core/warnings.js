@@ -2,7 +2,7 @@
 
 // The one registry of warnings, beside the errors' (errors.js): what the
 // user should know while the run goes on. Each has a stable code and the
-// words the README's table gives it; the caller words the message, as
+// words the table of docs/errors.md gives it; the caller words the message, as
 // for errors. A warning reaches the user in one of three ways, by what it
 // is about:
 //
@@ -12,7 +12,7 @@
 //   run (kube).
 // - warning: an object { code, message } for a result to carry (merge).
 //
-// The README's table and the types are checked against this one by a test.
+// The table of docs/errors.md and the types are checked against this one by a test.
 
 const WARNINGS = {
   AC_WORKERS_OVER_CORES: 'More workers than CPU cores: they compete for the cores, which lowers the load they can generate.',

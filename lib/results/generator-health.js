@@ -9,7 +9,7 @@
 const { percent, msBrief, thousands } = require('../core/format')
 const { warningLine } = require('../core/warnings')
 
-// The rule the README states. A loop that runs its timers more than 1 ms
+// The rule docs/latency.md states. A loop that runs its timers more than 1 ms
 // late at p99 delays at least 1% of the sends (or of the reads) by as much;
 // 0.1% of requests or more leaving over 5 ms late (the scheduler's
 // LATE_MS) moves p99.9.

@@ -1,7 +1,7 @@
 'use strict'
 
 // Warnings (lib/core/warnings.js): only registered codes, one line each,
-// emitted or printed. That the registry and the README agree:
+// emitted or printed. That the registry and docs/errors.md agree:
 // test/core/errors.test.js.
 
 const t = require('tap')

@@ -78,7 +78,7 @@ t.test('in a terminal', { skip: hasScript() ? false : 'util-linux script is not 
     t.same(tables[1].map((r) => r[0]), ['Stat', 'Req/Sec', 'Bytes/Sec'])
     t.ok(tables.every((table) => table.every((row) => row.length === 8)), 'every row has its 8 cells')
     // The tables end the output, but for the generator's health line on a
-    // machine busy enough to delay it (README: Generator health).
+    // machine busy enough to delay it (docs/latency.md: Generator health).
     t.match(stripAnsi(output), /\n\d+k? requests in [\d.]+s, [\d.]+ [kMG]?B read\n(autocannon: warning: the generator may have distorted the latency: [^\n]+\n)?$/)
   })
 

@@ -10,7 +10,7 @@
 // between them, which no test on within-run samples can call noise (plain
 // pairs came out ~ in 6 to 9 trials of 10 on a 2-core machine at load 8
 // to 27). Interleaving spreads that drift over both sides, as a careful
-// benchmark does (the README says so), and leaves the question the test
+// benchmark does (docs/compare.md says so), and leaves the question the test
 // asks, whether ~ is said when nothing changed, as it was.
 
 const t = require('tap')

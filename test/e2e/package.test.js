@@ -282,7 +282,7 @@ async function checkRequire (t, app, name) {
   t.ok(got.printResultPath, "require('autocannon/lib/printResult') is printResult, as scripts written for autocannon expect")
   t.ok(got.aggregateResultPath, "require('autocannon/lib/aggregateResult') is aggregateResult")
   t.same(got.internal, ['function', 'function'], 'lib/ paths resolve with and without .js')
-  t.same(got.documented, ['function', 'function', 'function', 'function'], 'the lib/ paths the README names (compare, hgrm) resolve')
+  t.same(got.documented, ['function', 'function', 'function', 'function'], 'the lib/ paths the docs name (compare, hgrm) resolve')
 }
 
 t.test(`require('${pkg.name}') runs a benchmark`, async (t) => {

@@ -4,7 +4,7 @@
 // its CLI's error lines and its header first. The messages of
 // lib/core/upstream-messages.js are what the library and the CLI give,
 // with our detail beside them (that each is autocannon's own and in the
-// README's error table: test/core/upstream-messages.test.js).
+// error table of docs/errors.md: test/core/upstream-messages.test.js).
 
 const t = require('tap')
 const fs = require('fs')

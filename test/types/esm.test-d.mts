@@ -6,7 +6,7 @@ import autocannon, { aggregateResult, findMaxRate, parseArguments, printResult, 
 import type { Result } from 'cannonade'
 import { expectError, expectType } from 'tsd'
 
-// The README's example.
+// The example of docs/library.md (TypeScript and ESM).
 const options: Options = { url: 'http://127.0.0.1:3000', connections: 10, duration: '10s' }
 const instance = autocannon(options)
 instance.on('tick', ({ counter }) => console.log(`${counter} req/s`))

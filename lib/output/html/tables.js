@@ -139,7 +139,7 @@ function errorTable (runs) {
   ])
 }
 
-// The generator's own health (README: Generator health): whether its
+// The generator's own health (docs/latency.md, Generator health): whether its
 // pauses may be in the latency above. A result saved before it was
 // measured shows dashes.
 function generatorTable (runs) {
