@@ -5,7 +5,9 @@
 // ZigZag LEB128 varints where a negative number is a run of empty
 // buckets, compressed and in base64 (encode), or uncompressed (pack).
 // Written and read here, bucket by bucket, rather than by the library's
-// encoder and decoder: see pack() and addEncoded() for why.
+// encoder and decoder (see pack() and addEncoded() for why), and held to
+// the library's bytes and counts by test/results/histogram/
+// v2-encoding.test.js.
 
 const { createLatencyHistogram } = require('./create')
 
@@ -16,7 +18,9 @@ const HEADER_BYTES = 40
 // HdrHistogram's compressed V2 encoding (compressed base64), of a
 // histogram or of its packed counts (pack() below), byte for byte what
 // hdr-histogram-js's encodeIntoCompressedBase64 writes: a cookie, the
-// length, and zlib's deflate of the uncompressed V2 form.
+// length, and zlib's deflate of the uncompressed V2 form. Ours, from
+// pack(), rather than the library's: a run's intervals are packed
+// already, and the library's encoding module stays unloaded.
 function encode (value) {
   const raw = isPacked(value) ? value : pack(value)
   const deflated = require('zlib').deflateSync(raw)
@@ -37,8 +41,10 @@ function isPacked (value) {
 // across threads mid-run: one pass over the buckets up to the maximum,
 // with no compression and nothing to load, so it can run on the sending
 // thread while requests are due. The library's only encoder compresses
-// and writes base64, and loads WebAssembly and a deflater on first use:
-// compression waits for the end of the run (encode()).
+// and writes base64 every time, and its module loads the library's
+// WebAssembly build and a JS deflater on first use, both far costlier
+// than this pass (bench/histogram-micro.js measures them): compression
+// waits for the end of the run (encode()).
 let scratch = Buffer.allocUnsafe(64 * 1024)
 
 function pack (histogram) {
@@ -145,8 +151,9 @@ function addEncoded (target, encoded, { fallback = true } = {}) {
   }
   if (last === -1) return true
   target.setTotalCount(target.totalCount + added)
-  target.updatedMaxValue(Math.max(target.maxValue, target.highestEquivalentValue(target.valueFromIndex(last))))
-  if (first !== -1) target.updateMinNonZeroValue(Math.min(target.minNonZeroValue, target.valueFromIndex(first)))
+  // Max first: a new minimum is then never above it.
+  target.updateMinAndMax(target.highestEquivalentValue(target.valueFromIndex(last)))
+  if (first !== -1) target.updateMinAndMax(target.valueFromIndex(first))
   return true
 }
 

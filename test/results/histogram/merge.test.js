@@ -80,3 +80,36 @@ t.test('subtractHistogram() takes the counts of some values away, min and max fo
   subtractHistogram(seven, seven)
   t.same([seven.totalCount, seven.maxValue], [0, 0], 'all taken: empty')
 })
+
+t.test('subtractHistogram() is the library\'s subtract(): counts and total; min and max at their buckets\' edges, as the library\'s decoder finds them', async (t) => {
+  const { decodeFromCompressedBase64, encodeIntoCompressedBase64 } = require('hdr-histogram-js/dist/encoding')
+  let seed = 9
+  const rand = () => { seed = (seed * 1103515245 + 12345) >>> 0; return seed / 4294967296 }
+  for (let trial = 0; trial < 20; trial++) {
+    const parts = [0, 1, 2].map((p) => {
+      const h = createLatencyHistogram()
+      const n = trial === 0 && p === 1 ? 0 : Math.floor(rand() * 2000)
+      for (let i = 0; i < n; i++) h.recordValue(Math.floor(Math.exp(rand() * (trial % 4 === 0 ? 17 : 11))))
+      if (trial % 3 === 1) h.recordValue(0)
+      return h
+    })
+    const ours = createLatencyHistogram()
+    const library = createLatencyHistogram()
+    for (const h of parts) {
+      addHistogram(ours, h)
+      library.add(h)
+    }
+    // Taking the part with the highest or the lowest values moves a bound.
+    const taken = parts[trial % 3]
+    subtractHistogram(ours, taken)
+    library.subtract(taken)
+    t.equal(ours.totalCount, library.totalCount, `trial ${trial}: total`)
+    let differ = 0
+    for (let i = 0; i < library.countsArrayLength; i++) if (ours.getCountAtIndex(i) !== library.getCountAtIndex(i)) differ++
+    t.equal(differ, 0, `trial ${trial}: every bucket`)
+    const found = decodeFromCompressedBase64(encodeIntoCompressedBase64(library), 32, false)
+    t.equal(ours.maxValue, found.maxValue, `trial ${trial}: max`)
+    if (found.minNonZeroValue <= found.maxValue) t.equal(ours.minNonZeroValue, found.minNonZeroValue, `trial ${trial}: min`)
+    else t.equal(ours.minNonZeroValue, Number.MAX_SAFE_INTEGER, `trial ${trial}: no min above 0`)
+  }
+})
