@@ -1,7 +1,7 @@
 'use strict'
 
 // The statistics of a histogram through hdr-histogram-js's own getters: the
-// reference that lib/results/histogram.js's toStats, which walks the
+// reference that lib/results/histogram/stats.js's toStats, which walks the
 // buckets once, is held to.
 
 const { round } = require('../../lib/core/format')
