@@ -65,12 +65,17 @@ const { EventEmitter } = require('events')
 const { HookError, CountedError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
 const { sequenceFor } = require('./request-sequence')
+const { lazy } = require('../core/lazy')
+// Lazy: only requests made one by one (a hook, ids or {{…}} in them) need
+// it; a run of plain requests does not.
+const oneByOne = lazy(() => require('./send-each'))
+// Lazy: only a hook or a 'headers' listener needs the headers as an object.
+const headerObjects = lazy(() => require('./headers'))
 
-// Loaded only for the runs that use them (a run of plain requests, with no
-// hook and no 'headers' listener, needs neither), and then as the client
-// is set up (refresh), before anything is sent: a module loaded at the
-// first send would delay it, and under a rate that delay is charged to
-// the server.
+// Their functions, taken as the client is set up (refresh), before
+// anything is sent, and called per request and per response from here: a
+// module loaded at the first send would delay it, and under a rate that
+// delay is charged to the server.
 let sendEachOf = null
 let headersObject = null
 
@@ -138,8 +143,8 @@ class Client extends EventEmitter {
     this.wantBody = this.sequence.hasOnResponse || !!this.verifyBody || this.expectBody !== undefined ||
       this.listenerCount('body') > 0
     this.wantHeaders = this.sequence.hasOnResponse || this.listenerCount('headers') > 0
-    if (this.wantHeaders && headersObject === null) headersObject = require('./headers').headersObject
-    if (this.sequence.staticBytes === null && sendEachOf === null) sendEachOf = require('./send-each').sendEach
+    if (this.wantHeaders && headersObject === null) headersObject = headerObjects().headersObject
+    if (this.sequence.staticBytes === null && sendEachOf === null) sendEachOf = oneByOne().sendEach
     this.protocol.refresh()
   }
 

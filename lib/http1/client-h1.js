@@ -17,6 +17,9 @@ const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
 const { http1Encoding } = require('./request-encoder')
 const { CountedError, socketHangUp } = require('../core/errors')
+const { lazy } = require('../core/lazy')
+// Lazy: only a proxy's refusal (407) of an http target's requests needs it.
+const tunnel = lazy(() => require('../transport/tunnel'))
 
 class Http1 {
   // client: the Client it frames requests for; setup: Run#clientSetup.
@@ -300,7 +303,7 @@ class Http1 {
     const client = this.client
     if (this.proxied && status === 407 && this.inFlight > 0) {
       this.parser.abort()
-      client.fail(require('../transport/tunnel').refusedRequest(client.target))
+      client.fail(tunnel().refusedRequest(client.target))
       return
     }
     if (this.inFlight === 0 || (client.pendingRequest !== null && this.inFlight === 1)) {
