@@ -140,7 +140,8 @@ const http1Encoding = Object.freeze({
     if (!hasTemplate(template.path) && !hasTemplate(template.body) && !Object.keys(headers).some((k) => hasTemplate(headers[k]))) return null
     const compiled = templateCompiler().compile(template, (req) => encodeRequest({ ...req, host: base.host }, base.absoluteForm), { name })
     if (compiled === null) return null
-    return new (templateWriter().TemplateWriter)(compiled, conn)
+    const { TemplateWriter } = templateWriter()
+    return new TemplateWriter(compiled, conn)
   }
 })
 

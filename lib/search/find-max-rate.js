@@ -22,6 +22,9 @@ const { Instance } = require('../engine/instance')
 const { SteppedRun } = require('./stepped-run')
 const { createEarlyVerdict } = require('./early-verdict')
 const { autocannon } = require('../engine/autocannon')
+const { lazy } = require('../core/lazy')
+// Lazy: only a probe that got no response needs it, to say why.
+const noResponse = lazy(() => require('../results/no-response'))
 
 // Long enough for any search: runs are stopped when their search ends.
 const SEARCH_RUN_SECONDS = 24 * 3600
@@ -95,7 +98,7 @@ async function searchOne (instance, options, connections) {
   // The probe is a closed loop: no rate, so no arrival process either.
   const probe = await session.run(() => autocannon({ ...options.run, arrivals: undefined, seed: undefined, connections, duration: options.probeDuration }))
   if (probe.requests.total === 0) {
-    throw raise('AC_NO_RESPONSE', require('../results/no-response').noResponseLine(probe))
+    throw raise('AC_NO_RESPONSE', noResponse().noResponseLine(probe))
   }
   // Only answers that did the work count: a server shedding load with
   // instant 503s would otherwise look many times faster than it is.
