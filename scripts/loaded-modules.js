@@ -115,21 +115,24 @@ function measure (run, dir) {
   return fs.readFileSync(log, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
 }
 
-// Every require() of lib/ written inside a function: { file, line, target }.
+// Every require() of lib/ put off: in a lazy(() => require(…)) or
+// written inside a function. { file, line, target, lazy }.
 function sites () {
   const found = []
   for (const rel of fs.readdirSync(path.join(ROOT, 'lib'), { recursive: true })) {
     if (!rel.endsWith('.js')) continue
     const file = path.join(ROOT, 'lib', rel)
     fs.readFileSync(file, 'utf8').split('\n').forEach((text, i) => {
-      if (!/^\s+/.test(text)) return
+      if (/^\s*(\/\/|\*)/.test(text)) return
+      const lazy = /lazy\(\(\) => require\(/.test(text)
+      if (!lazy && !/^\s+/.test(text)) return
       for (const m of text.matchAll(/require\((['"])([^'"]+)\1\)/g)) {
         let target = m[2]
         try {
           const resolved = require.resolve(target.startsWith('.') ? path.resolve(path.dirname(file), target) : target, { paths: [path.dirname(file)] })
           target = path.isAbsolute(resolved) ? path.relative(ROOT, resolved).split(path.sep).join('/') : resolved.replace(/^node:/, '')
         } catch {}
-        found.push({ file: path.relative(ROOT, file).split(path.sep).join('/'), line: i + 1, target })
+        found.push({ file: path.relative(ROOT, file).split(path.sep).join('/'), line: i + 1, target, lazy })
       }
     })
   }
@@ -210,7 +213,7 @@ function report (raw, flags) {
     })
   }
   if (!flags.includes('--sites')) return
-  process.stdout.write(`\n${all.length} require()s inside functions in lib/:\n`)
+  process.stdout.write(`\n${all.length} require()s put off in lib/, ${all.filter((s) => s.lazy).length} of them by lazy():\n`)
   const threads = measured.filter((r) => !r.dist).flatMap((r) => r.threads.map((t) => ({ run: r.name, ...t })))
   const baseline = raw.find((r) => r.name === 'empty').threads
   for (const site of all) {
@@ -223,7 +226,7 @@ function report (raw, flags) {
         : also.length === serving.length
           ? 'LOADED ANYWAY'
           : `put off in ${serving.filter((t) => !loads(t, site.target)).map((t) => t.run + (t.main ? '' : ' (worker)')).join(', ')}`
-    process.stdout.write(`${`${site.file}:${site.line}`.padEnd(36)} ${site.target.padEnd(38)} ${verdict}\n`)
+    process.stdout.write(`${`${site.file}:${site.line}`.padEnd(36)} ${site.lazy ? 'lazy' : '    '} ${site.target.padEnd(38)} ${verdict}\n`)
   }
 }
 
