@@ -2,7 +2,7 @@
 
 // The CLI's start-up: Node's own code cache (module.enableCompileCache,
 // Node 22.1+), so that a CLI run after the first does not parse and
-// compile again the ~60 files a plain run loads. Node keys each entry by
+// compile again the files a plain run loads. Node keys each entry by
 // the file's content and its own version and flags, so an edited file or
 // another Node is compiled afresh. In the main thread the package's own
 // files come from code cached after a run instead (after-run-cache.js),

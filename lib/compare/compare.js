@@ -46,7 +46,7 @@ const DEFAULTS = {
   // HdrHistogram's buckets (3 significant digits) resolve 0.1%.
   noise: 0.02,
   // 2000 replicates leave a dozen beyond each end of the interval even
-  // when it is read at 0.57% (8 intervals a side), and cost tens of ms.
+  // when it is read at 0.57% (8 intervals a side).
   resamples: 2000,
   seed: 0x5eed
 }
