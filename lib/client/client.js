@@ -1,10 +1,7 @@
 'use strict'
 
-// lib/client: the request side both protocols share. This file's Client,
-// one per connection; the requests it sends in turn (request-sequence.js,
-// with its hooks' context in context.js, [<id>] in ids.js and --targets'
-// shared order in order.js); the response headers as hooks see them
-// (headers.js).
+// The Client, one per connection, sending the requests of its sequence
+// (request-sequence.js) in turn.
 //
 // The Client is the public Client of autocannon's API (setupClient's
 // argument: setHeaders, setBody, setRequest, setRequests; the 'response',

@@ -1,20 +1,12 @@
 'use strict'
 
-// lib/config: the user's options become one frozen config before anything
-// runs. This file checks every option against the one table of options
-// (lib/core/options.js): each value by its kind (values.js), the stages
-// (stages.js), the start time (start-at.js), the rules between options
-// (rules.js); then the part of the run this process sends (split.js, for
-// --shard). Besides it: what the machine allows (limits.js), certificates
-// and keys (tls-check.js), the proxy option (proxy.js), the grammar of
-// thresholds (expressions.js), and the work done once per run before a
-// connection opens (prepare.js: hook files, a form's body, a HAR's or a
-// targets file's requests, from form.js, har.js, targets.js and
-// by-origin.js).
-//
-// User options go in once; a frozen config comes out, and nothing
-// downstream mutates it or re-derives a default. Worker threads run their
-// part of it (split.js) as it is.
+// buildConfig(opts): the user's options → one frozen config. Every option
+// is checked against the one table of options (lib/core/options.js): each
+// value by its kind (values.js), the stages (stages.js), the start time
+// (start-at.js), the rules between options (rules.js); each target is
+// parsed once, its protocol decided once; then the part of the run this
+// process sends is taken (split.js: a shard's, then the workers'). Nothing
+// downstream mutates the config or re-derives a default.
 
 const { InvalidOptionError } = require('../core/errors')
 const { isToken, headerProblem, checkBody } = require('../core/http-syntax')

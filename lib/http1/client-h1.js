@@ -1,10 +1,8 @@
 'use strict'
 
-// lib/http1: HTTP/1.1 on a connection. This file's protocol object, held
-// by the connection's Client (lib/client/client.js, which says what a
-// protocol answers to); the requests' bytes, built once
-// (request-encoder.js; with {{…}} holes filled per request, template.js
-// and template-writer.js); the responses, read back byte by byte
+// HTTP/1.1 on one connection: the protocol object the connection's Client
+// holds (lib/client/client.js says what a protocol answers to), writing
+// the requests' bytes (request-encoder.js) and reading the responses
 // (response-parser.js).
 //
 // The requests in flight are a FIFO (responses come back in the order

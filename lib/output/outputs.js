@@ -1,12 +1,10 @@
 'use strict'
 
-// lib/output: everything the tool shows or writes of what it measured. Every
-// output is chosen here and nowhere else: a renderer (value in, string
-// out; print-result.js, print-search.js, hgrm.js, compare-table.js,
-// html/report.js), the option that asks for it and where its string goes:
-// stdout, stderr, or the file the option names. What is rendered is a
-// run's result, a capacity search, or a comparison; track.js draws the run
-// while it goes. A new output is one renderer file and one line below.
+// Every output, chosen here and nowhere else: a renderer (value in, string
+// out), the option that asks for it and where its string goes: stdout,
+// stderr, or the file the option names. What is rendered is a run's
+// result, a capacity search, or a comparison. A new output is one
+// renderer file and one line below.
 
 const fs = require('fs')
 const path = require('path')

@@ -1,16 +1,13 @@
 'use strict'
 
-// lib/search: the capacity search, the highest rate a server sustains
-// under SLOs. This file runs it; what to try next is search.js's pure
-// decision, whether a step passed step-judge.js's, and stepped-run.js
-// measures each step. Its tables and charts are outputs
-// (output/print-search.js, output/html/search-*.js).
-//
 // findMaxRate(opts): for each connection count, the highest rate at which
-// every SLO holds. A short closed-loop probe gives the ceiling; then one
-// rated run per connection count is stepped from rate to rate (its
-// connections stay open, so no step pays for reconnecting), each step an
-// unrecorded warm-up and a measured window cut out of the run.
+// every SLO holds. This file runs the search; what to try next is
+// search.js's pure decision, whether a step passed step-judge.js's, and
+// stepped-run.js measures each step. A short closed-loop probe gives the
+// ceiling; then one rated run per connection count is stepped from rate
+// to rate (its connections stay open, so no step pays for reconnecting),
+// each step an unrecorded warm-up and a measured window cut out of the
+// run.
 
 const { runResult } = require('../results/result')
 const { buildConfig, checkOption } = require('../config/config')
