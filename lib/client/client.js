@@ -63,8 +63,8 @@ const { HookError, CountedError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
 const { sequenceFor } = require('./request-sequence')
 const { lazy } = require('../core/lazy')
-// Lazy: only requests made one by one (a hook, ids or {{…}} in them) need
-// it; a run of plain requests does not.
+// Lazy: only requests that are not all the same bytes (several of them, a
+// hook, ids, {{…}}) need it; a run of one plain request does not.
 const oneByOne = lazy(() => require('./send-each'))
 // Lazy: only a hook or a 'headers' listener needs the headers as an object.
 const headerObjects = lazy(() => require('./headers'))
