@@ -5,7 +5,8 @@
 // (require('autocannon/lib/aggregateResult')), and the function the
 // package exports as require('autocannon').aggregateResult, the same one.
 // It loads the result's code when first called, and nothing of the
-// engine.
+// engine: required alone, it loads no other file (test/printResult.test.js),
+// so the one function requires it itself, as the package's entry does.
 
 function aggregateResult (results, opts) {
   return require('./results/result').aggregateResult(results, opts || {})

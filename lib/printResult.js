@@ -4,7 +4,9 @@
 // written for autocannon require directly
 // (require('autocannon/lib/printResult')), and the function the package
 // exports as require('autocannon').printResult, the same one. It loads the
-// tables when first called, and nothing of the engine.
+// tables when first called, and nothing of the engine: required alone, it
+// loads no other file (test/printResult.test.js), not even lib/core/lazy.js,
+// so the one function requires them itself, as the package's entry does.
 
 function printResult (result, opts) {
   return require('./output/print-result')(result, opts)

@@ -4,11 +4,11 @@
 // before it. Node's compile cache (compile-cache.js) keeps what V8 made
 // when it compiled each file: the top level only, since V8 compiles a
 // function when it is first called. A run calls a few hundred of ours,
-// and each start parsed and compiled them again: 7–10 of the ~60 ms CPU
-// a `-a 100` run added to `node -e 0` (Node 24, 2026-11-27). Here each of the
-// package's CommonJS files is compiled with vm.Script, from the cache
-// when it has one, and once the run is over script.createCachedData()
-// serialises it with every function the run compiled (persist()).
+// which every start would parse and compile again, a good part of what a
+// short run costs beyond Node's own start. Here each of the package's
+// CommonJS files is compiled with vm.Script, from the cache when it has
+// one, and once the run is over script.createCachedData() serialises it
+// with every function the run compiled (persist()).
 //
 // One file holds the index and the caches, written whole under a new name
 // and renamed: two CLIs ending together leave one or the other, never a
@@ -28,6 +28,8 @@ const Module = require('module')
 const fs = require('fs')
 const path = require('path')
 const vm = require('vm')
+const crypto = require('crypto')
+const { debuglog } = require('util')
 
 const MAGIC = 'cannonade-code-2\n'
 // Runs in a row that write, from one that compiled a file afresh.
@@ -37,7 +39,7 @@ const SETTLING_RUNS = 2
 // and an install, would otherwise carry each other's code at every start,
 // and read and check it.
 function cacheFile (dir, root) {
-  return path.join(dir, `after-run-${process.version}-${process.arch}-${require('crypto').hash('sha1', root).slice(0, 12)}.bin`)
+  return path.join(dir, `after-run-${process.version}-${process.arch}-${crypto.hash('sha1', root).slice(0, 12)}.bin`)
 }
 
 // → { files: { [filename]: { off, size, bytes, ctimeMs } }, runs }, data
@@ -57,9 +59,10 @@ function read (file) {
   }
 }
 
-// ~0.7 ms for 900 kB, crypto's loading included.
+// What read() checks the caches against before V8 is given them: damage,
+// not an attacker (the folder is the user's own, see compile-cache.js).
 function digest (data) {
-  return require('crypto').hash('sha1', data)
+  return crypto.hash('sha1', data)
 }
 
 function write (file, entries, runs) {
@@ -95,7 +98,7 @@ function requireOf (mod) {
 // Compiles the CommonJS files under `root` through the cache in `dir`.
 // Returns persist(): writes the cache when it should (see above), once.
 // The CLI calls it when its work is done and its signal handlers are
-// still in place: written at 'exit', the ~10 ms it takes would be a
+// still in place: written at 'exit', the time writing takes would be a
 // window in which a signal is lost.
 function install (dir, root) {
   const file = cacheFile(dir, root)
@@ -146,7 +149,7 @@ function install (dir, root) {
       }
       write(file, entries, runs)
     }
-    const debug = require('util').debuglog('cannonade')
+    const debug = debuglog('cannonade')
     debug('code cache: %d files from it, %d compiled; %s', counts.fromCache, counts.compiled, runs <= SETTLING_RUNS ? `written (${scripts.size} files)` : 'kept')
   }
 }

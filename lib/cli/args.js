@@ -11,6 +11,10 @@ const { UPSTREAM, upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
 const { parseDuration } = require('../config/config')
 const { checkUrl, withScheme } = require('../core/url')
+const { lazy } = require('../core/lazy')
+// yargs' own parser, without the rest of yargs (help, commands, i18n),
+// which would load much for nothing we use.
+const yargsParser = require('yargs-parser')
 
 // The flags, in autocannon's names and aliases, from the one table of
 // options (lib/core/options.js). `kind` says how the raw string is turned into
@@ -19,6 +23,12 @@ const { checkUrl, withScheme } = require('../core/url')
 // user typed). The library checks ranges, so both refuse the same values.
 const { CLI_OPTIONS: OPTIONS, OPTIONS: ALL_OPTIONS, SEARCH_OPTIONS } = require('../core/options')
 const { checkRules } = require('../config/rules')
+// Lazy: only --shard needs it.
+const shard = lazy(() => require('../config/shard'))
+// Lazy: only the flags that name a file need it (-i, -F, --har, --cert, --key, --ca).
+const flagFiles = lazy(() => require('./flag-files'))
+// Lazy: only --cert, --key and --ca need it.
+const tlsCheck = lazy(() => require('../config/tls-check'))
 
 // The rules checked here, by their flags: those of the flags the library
 // never sees (-i, --hgrm, --findMaxRate…) and of -F, whose file the CLI
@@ -242,12 +252,10 @@ function parserOptions () {
   return { opts, known }
 }
 
-// yargs' own parser, without the rest of yargs (help, commands, i18n),
-// which cost ~15 ms of every start for nothing we use. Unknown flags are
-// refused here, as yargs' strictOptions() did.
+// Unknown flags are refused here, as yargs' strictOptions() does.
 function parseYargs (args) {
   const { opts, known } = parserOptions()
-  const { argv, error } = require('yargs-parser').detailed(args, opts)
+  const { argv, error } = yargsParser.detailed(args, opts)
   if (error) throw argument(error.message.split('\n')[0])
   const unknown = Object.keys(argv).filter((key) => !known.has(key))
   if (unknown.length > 0) throw argument(`Unknown option: ${flagName(unknown[0])} (see autocannon --help)`)
@@ -323,28 +331,28 @@ function parseArguments (argv, env = process.env) {
   if (opts.verbose === undefined) opts.verbose = true
 
   if (opts.shard !== undefined) {
-    const shard = require('../config/shard').parseShard(opts.shard, env)
-    if (shard === null) throw argument(`Invalid value for --shard: "${opts.shard}" is not I/N with 0 <= I < N (0-based, as a Kubernetes Indexed Job numbers its pods), or auto/N`)
-    opts.shard = shard
+    const parsed = shard().parseShard(opts.shard, env)
+    if (parsed === null) throw argument(`Invalid value for --shard: "${opts.shard}" is not I/N with 0 <= I < N (0-based, as a Kubernetes Indexed Job numbers its pods), or auto/N`)
+    opts.shard = parsed
   }
 
   if (opts.headers) opts.headers = parseHeaders(opts.headers)
   // Before a file is read.
   checkRules(opts, { name: describe, involving: PARSE_CHECKED })
   if (opts.input !== undefined) {
-    opts.body = require('./flag-files').readInput(opts.input)
+    opts.body = flagFiles().readInput(opts.input)
     delete opts.input
   }
-  if (opts.form !== undefined) opts.form = require('./flag-files').parseForm(opts.form)
+  if (opts.form !== undefined) opts.form = flagFiles().parseForm(opts.form)
   // A form is posted unless -m says otherwise (autocannon's default too).
   if (opts.form !== undefined && !a.method) opts.method = 'POST'
 
-  if (opts.har !== undefined) opts.har = require('./flag-files').readHar(opts.har)
+  if (opts.har !== undefined) opts.har = flagFiles().readHar(opts.har)
 
   const ca = (opts.ca || []).concat(groups.ca || [])
   delete opts.ca
   if (opts.cert !== undefined || opts.key !== undefined || ca.length > 0) {
-    opts.tlsOptions = require('./flag-files').readTls({ cert: opts.cert, key: opts.key, ca })
+    opts.tlsOptions = flagFiles().readTls({ cert: opts.cert, key: opts.key, ca })
     // The CLI checks them before the run (checkTlsFiles), naming the flag
     // and the file.
     opts[TLS_FILES] = { cert: `--cert ${opts.cert}`, key: `--key ${opts.key}`, ca: ca.map((file) => `--ca ${file}`), given: { cert: opts.cert, key: opts.key } }
@@ -364,7 +372,7 @@ function checkTlsFiles (opts) {
   if (names === undefined || opts.tlsOptions === undefined) return
   // Half a client certificate's pair (the table's rules), then the files.
   checkRules(names.given, { name: describe, involving: TLS_FLAGS })
-  require('../config/tls-check').checkTlsOptions(opts.tlsOptions, {
+  tlsCheck().checkTlsOptions(opts.tlsOptions, {
     cert: names.cert,
     key: names.key,
     ca: names.ca,

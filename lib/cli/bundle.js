@@ -3,14 +3,15 @@
 // The command line's code from dist/cli.js, one file made by
 // scripts/build-cli.js, when it is as new as every file it was made from;
 // from lib/ otherwise (a clone whose lib/ was edited or pulled since the
-// last build, a package without dist/). One file loads in ~12 ms less CPU
-// than the ~70 it replaces (no resolving, reading and wrapping each), but
-// only with the compiled code kept between runs (after-run-cache.js):
-// without it, V8 compiles the whole bundle's functions as it meets them,
-// as it does the sources'. NODE_DEBUG=cannonade says which was loaded.
+// last build, a package without dist/). One file loads in less CPU than
+// the many it replaces (no resolving, reading and wrapping each), but only
+// with the compiled code kept between runs (after-run-cache.js): without
+// it, V8 compiles the whole bundle's functions as it meets them, as it
+// does the sources'. NODE_DEBUG=cannonade says which was loaded.
 
 const fs = require('fs')
 const path = require('path')
+const { debuglog } = require('util')
 
 const ROOT = path.join(__dirname, '..', '..')
 const BUNDLE = path.join(ROOT, 'dist', 'cli.js')
@@ -51,8 +52,8 @@ function staleness (root = ROOT) {
 // compiled code is kept between runs (see above).
 function cliMain ({ cached }) {
   const why = cached ? staleness() : 'no code cache'
-  const debug = require('util').debuglog('cannonade')
-  debug(why === null ? 'cli: dist/cli.js' : `cli: lib/ (${why})`)
+  debuglog('cannonade')(why === null ? 'cli: dist/cli.js' : `cli: lib/ (${why})`)
+  // One or the other, never both: each holds the whole command line.
   return why === null ? require(BUNDLE) : require('./main')
 }
 

@@ -10,6 +10,7 @@ const { readResults } = require('../results/saved-result')
 const { parseCommand } = require('./subcommand')
 const { EXIT } = require('./exit-codes')
 const { writeOutputs } = require('../output/outputs')
+const { compare } = require('../compare/compare')
 
 const USAGE = 'usage: autocannon compare a.json b.json [--alpha 0.05] [--noise 2%] [--json]'
 
@@ -41,7 +42,7 @@ function run (argv, { stdout = process.stdout } = {}) {
   // Two files of one name (runs/a.json, base/a.json): the paths tell them apart.
   opts.names = names[0] === names[1] ? files : names
   const [x, y] = files.map((file) => readResults(file, { need: ['histograms', 'series'] }))
-  const cmp = require('../compare/compare').compare(x.length === 1 ? x[0] : x, y.length === 1 ? y[0] : y, opts)
+  const cmp = compare(x.length === 1 ? x[0] : x, y.length === 1 ? y[0] : y, opts)
   writeOutputs(cmp, { json: a.json, table: !a.json }, { streams: { stdout }, kind: 'comparison' })
   return EXIT.OK
 }

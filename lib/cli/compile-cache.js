@@ -2,7 +2,7 @@
 
 // The CLI's start-up: Node's own code cache (module.enableCompileCache,
 // Node 22.1+), so that a CLI run after the first does not parse and
-// compile again the ~60 files a plain run loads. Node keys each entry by
+// compile again the files a plain run loads. Node keys each entry by
 // the file's content and its own version and flags, so an edited file or
 // another Node is compiled afresh. In the main thread the package's own
 // files come from code cached after a run instead (after-run-cache.js),
@@ -23,6 +23,10 @@
 // means compiling as usual. Node 20, which has no such cache and is past
 // its end of life, compiles as usual.
 
+// Loaded by the bin before anything else, and before Node's cache is on:
+// it requires only what Node has already loaded, at its top, and the rest
+// where it is needed (not through lib/core/lazy.js, which would be one
+// more file read, and compiled afresh, at every start).
 const Module = require('module')
 const fs = require('fs')
 const path = require('path')
@@ -46,7 +50,8 @@ function cacheDirectory (tmp) {
   }
 }
 
-// os.tmpdir() without loading os (~0.4 ms) where it is a variable's value.
+// os.tmpdir() without loading os, which nothing else of a plain run
+// loads, where it is a variable's value.
 function tmpDirectory (env) {
   if (process.platform === 'win32') return require('os').tmpdir()
   const dir = env.TMPDIR || env.TMP || env.TEMP || '/tmp'
@@ -70,6 +75,7 @@ function enable (env = process.env) {
   const dir = cacheDirectory(tmpDirectory(env))
   if (dir === null || startInWorker(dir) === null) return null
   // This thread's files of the package: from code cached after a run.
+  // Required once Node's cache is on, so that it comes from it too.
   persistAfterRun = require('./after-run-cache').install(dir, path.join(__dirname, '..', '..'))
   // A worker thread loads the run, the parser and the connections itself:
   // it starts the cache in this folder first, or compiles them at every

@@ -6,6 +6,10 @@
 // failed, as k6 does, so that "too slow" is told from "could not run", and
 // 130 after Ctrl-C with nothing to show.
 
+const { lazy } = require('../core/lazy')
+// Lazy: only a failed threshold whose tables were not shown (-j) needs it.
+const printResult = lazy(() => require('../output/print-result'))
+
 const EXIT = Object.freeze({
   OK: 0,
   FAILED: 1,
@@ -20,8 +24,7 @@ class Interrupted extends Error {}
 // which list them, were printed.
 function thresholdsExitCode (thresholds, { tablesShown, stderr = process.stderr }) {
   if (!thresholds || thresholds.every((t) => t.ok)) return EXIT.OK
-  // (print-result.js, loaded here only when the tables were not.)
-  if (!tablesShown) stderr.write(`${require('../output/print-result').thresholdsVerdict(thresholds, { list: true })}\n`)
+  if (!tablesShown) stderr.write(`${printResult().thresholdsVerdict(thresholds, { list: true })}\n`)
   return EXIT.THRESHOLDS_FAILED
 }
 

@@ -10,6 +10,9 @@ const path = require('path')
 const { isUtf8 } = require('buffer')
 const { raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
+const { lazy } = require('../core/lazy')
+// Lazy: only --har needs it, not the other flags' files.
+const har = lazy(() => require('../config/har'))
 
 // The message is autocannon's: `upstream` names its words ("Failed to
 // load cert file: ENOENT: …"); without one, the file system's own message,
@@ -71,18 +74,18 @@ function readInput (file) {
 function readHar (file) {
   const detail = `--har ${file}`
   const text = readFile(file, 'utf8', { upstream: 'harFile', detail })
-  let har
+  let parsed
   try {
-    har = JSON.parse(text)
+    parsed = JSON.parse(text)
   } catch (err) {
     throw raise('AC_FILE_UNREADABLE', upstream('harFile', { error: err.message }), `${detail} is not valid JSON`)
   }
   try {
-    require('../config/har').harEntries(har)
+    har().harEntries(parsed)
   } catch (err) {
     throw raise('AC_FILE_UNREADABLE', upstream('harFile', { error: upstream('har', { reason: err.message }) }), detail)
   }
-  return har
+  return parsed
 }
 
 // --cert, --key and each --ca, read as bytes into tlsOptions: read, not

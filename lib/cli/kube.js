@@ -8,7 +8,12 @@
 
 const { raise } = require('../core/errors')
 const { printWarning } = require('../core/warnings')
+const { parseStartAt } = require('../config/start-at')
+const { buildConfig, parseDuration } = require('../config/config')
+const { jobManifest, toYaml } = require('../distributed/kube-job')
+const { version } = require('../../package.json')
 const { EXIT } = require('./exit-codes')
+const { parseArguments, libraryOptions } = require('./args')
 
 const USAGE = 'usage: autocannon kube --shards N [--name NAME] [--image IMAGE] [--lead 60s | --startAt TIME] [--namespace NS] [--cpu 1] [--memory 256Mi] [--backoffLimitPerIndex 1 | --backoffLimit N] [run flags…] URL'
 
@@ -80,13 +85,13 @@ function wholeNumber (flag, raw, min) {
 function startTime (own, now) {
   if (own.startAt !== undefined) {
     if (/^\$(\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)$/.test(own.startAt)) return { text: own.startAt, at: undefined }
-    const at = require('../config/start-at').parseStartAt(own.startAt, 1000, now)
+    const at = parseStartAt(own.startAt, 1000, now)
     return { text: new Date(at).toISOString(), at }
   }
   let lead = 60
   if (own.lead !== undefined) {
     try {
-      lead = require('../config/config').parseDuration(own.lead)
+      lead = parseDuration(own.lead)
     } catch {
       throw argument(`Invalid value for --lead: "${own.lead}" is not a number of seconds or a timestring such as 90s or 2m`)
     }
@@ -98,7 +103,6 @@ function startTime (own, now) {
 // The run flags, read as a pod will read them (with its --shard and
 // --startAt), so that bad input fails here.
 function checkRun (run, shards, start) {
-  const { parseArguments, libraryOptions } = require('./args')
   if (run.includes('--')) throw argument(`kube: ${REFUSED.onPort}`)
   const opts = parseArguments([...run, '--shard', `0/${shards}`])
   for (const [key, why] of Object.entries(REFUSED)) {
@@ -106,7 +110,7 @@ function checkRun (run, shards, start) {
     if (given && key !== 'shard') throw argument(`kube: ${why}`)
   }
   if (run.some((t) => t === '--shard' || t.startsWith('--shard='))) throw argument(`kube: ${REFUSED.shard}`)
-  const config = require('../config/config').buildConfig({ ...libraryOptions(opts), startAt: start.at })
+  const config = buildConfig({ ...libraryOptions(opts), startAt: start.at })
   return config
 }
 
@@ -128,13 +132,12 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr, now = Da
   if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) || name.length > 52) {
     throw argument(`Invalid value for --name: "${name}" must be lower-case letters, digits and "-", at most 52 characters`)
   }
-  const image = own.image === undefined ? `autocannon:${require('../../package.json').version}` : own.image
+  const image = own.image === undefined ? `autocannon:${version}` : own.image
   const start = startTime(own, now)
   // -j is every pod's; given again, it would only be said twice.
   const runArgs = given.filter((t) => t !== '-j' && t !== '--json')
   const config = checkRun(runArgs, shards, start)
 
-  const { jobManifest, toYaml } = require('../distributed/kube-job')
   const manifest = jobManifest({
     name,
     image,

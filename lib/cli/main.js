@@ -1,11 +1,5 @@
 'use strict'
 
-// lib/cli: the command line: argv read into options (args.js), the
-// commands that work on saved results (report.js, compare.js, merge.js,
-// kube.js, reading their arguments alike with subcommand.js), the capacity
-// search's live table (search.js), --on-port (on-port.js, detect-port.js)
-// and how the command ends (exit-codes.js).
-//
 // The `autocannon` command: parse, then run (after a warmup, against a
 // command started with --on-port, round after round with -f), showing
 // progress and tables on stderr or one JSON line per result on stdout.
@@ -21,14 +15,29 @@ const { WARNINGS, warningLine } = require('../core/warnings')
 const { Session } = require('../engine/session')
 const { autocannon, warmupOptions } = require('../engine/autocannon')
 const { checkDestinations, writeOutputs } = require('../output/outputs')
+const { checkWorkers } = require('../config/limits')
+const compileCache = require('./compile-cache')
+const { lazy } = require('../core/lazy')
+// Lazy: only --version needs it.
+const packageJson = lazy(() => require('../../package.json'))
+// Lazy: only a run that shows its progress needs it (-j and -n do not).
+const track = lazy(() => require('../output/track'))
+// Lazy: os, for its signal numbers, only once a signal came.
+const os = lazy(() => require('os'))
+// Lazy: only --on-port needs it.
+const onPort = lazy(() => require('./on-port'))
+// Lazy: only --findMaxRate needs it.
+const search = lazy(() => require('./search'))
+// Lazy: only a run that got no response needs it, to say why.
+const noResponse = lazy(() => require('../results/no-response'))
 
 // `autocannon <command> …`: work on saved results instead of running.
-// Each loaded when used, by a require a bundler can follow.
+// Lazy: each only when its command is run.
 const COMMANDS = {
-  report: () => require('./report'),
-  compare: () => require('./compare'),
-  merge: () => require('./merge'),
-  kube: () => require('./kube')
+  report: lazy(() => require('./report')),
+  compare: lazy(() => require('./compare')),
+  merge: lazy(() => require('./merge')),
+  kube: lazy(() => require('./kube'))
 }
 
 // One line, starting as autocannon's error lines do ("Error: " and its
@@ -89,7 +98,7 @@ function main (argv) {
     checkDestinations(opts)
     checkTlsFiles(opts)
     // Before a command is started for --on-port, too.
-    require('../config/limits').checkWorkers(opts)
+    checkWorkers(opts)
   } catch (err) {
     return fail(err)
   }
@@ -98,7 +107,7 @@ function main (argv) {
     return
   }
   if (opts.version) {
-    const { version } = require('../../package.json')
+    const { version } = packageJson()
     process.stdout.write(`autocannon v${version}\nnode ${process.version}\n`)
     return
   }
@@ -139,7 +148,7 @@ function main (argv) {
   }).then(() => {
     over = true
     // While the handlers are ours: a signal in the meantime is handled.
-    require('./compile-cache').persist()
+    compileCache.persist()
     // Two more turns of the loop, so that a signal that came while the
     // run ended is handled (a signal caught as the loop polls is handled
     // at the next poll; its listener removed before that, it would be
@@ -173,7 +182,7 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
     }
     if (opts.renderProgressBar) {
       // The header and the bar; the tables are an output like the others.
-      require('../output/track')(instance, {
+      track()(instance, {
         outputStream: process.stderr,
         renderProgressBar: true,
         renderResultsTable: false,
@@ -194,10 +203,8 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
   })
 }
 
-// os (its signal numbers) loads only when a signal came: ~0.4 ms of every
-// start otherwise.
 function signalNumber (signal) {
-  return require('os').constants.signals[signal]
+  return os().constants.signals[signal]
 }
 
 // The signals that stop a run as Ctrl-C does: a terminal closed (SIGHUP),
@@ -214,11 +221,11 @@ async function start (opts, session) {
   let command = null
   try {
     if (opts.onPort) {
-      const { startCommand, pointAt } = require('./on-port')
+      const { startCommand, pointAt } = onPort()
       command = await startCommand(opts, session, () => stoppedBy || undefined)
       opts = { ...opts, url: pointAt(opts.url, command.listening) }
     }
-    if (opts.findMaxRate) return await require('./search').runSearch(opts, session)
+    if (opts.findMaxRate) return await search().runSearch(opts, session)
     let warmupResult
     if (opts.warmup) {
       warmupResult = await runOnce(opts, session, { warmup: true })
@@ -232,7 +239,7 @@ async function start (opts, session) {
     if (none && stoppedBy !== null && !opts.forever) throw new Interrupted()
     if (!opts.forever && none) {
       // Not a benchmark of anything: say why, and fail the command.
-      throw raise('AC_NO_RESPONSE', require('../results/no-response').noResponseLine(result))
+      throw raise('AC_NO_RESPONSE', noResponse().noResponseLine(result))
     }
     // The table already said it, unless -j kept stderr quiet.
     // --abortOnFail stopped it: a failed threshold, whatever the whole says.
@@ -251,7 +258,7 @@ function runCommand (name, argv) {
   return Promise.resolve()
     .then(() => COMMANDS[name]().run(argv))
     .then((code) => { process.exitCode = code || EXIT.OK }, fail)
-    .then(() => require('./compile-cache').persist())
+    .then(() => compileCache.persist())
 }
 
 module.exports = { main }

@@ -11,8 +11,13 @@
 const { raise } = require('../core/errors')
 const { warningLine } = require('../core/warnings')
 const { readResults } = require('../results/saved-result')
+const outputs = require('../output/outputs')
+const { mergeResults } = require('../distributed/merge')
 const { EXIT, thresholdsExitCode } = require('./exit-codes')
 const { parseCommand } = require('./subcommand')
+const { lazy } = require('../core/lazy')
+// Lazy: only --threshold needs it.
+const expressions = lazy(() => require('../config/expressions'))
 
 const USAGE = 'usage: autocannon merge results.ndjson [more files…] [-o merged.json] [--html report.html] [--expect N] [-j] [--threshold EXPR] [--force]'
 
@@ -47,21 +52,20 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   }
   const files = a._.map(String)
   if (files.length === 0) throw raise('AC_INVALID_ARGUMENT', `merge needs at least one saved result (${USAGE})`)
-  const outputs = require('../output/outputs')
   // Checked before reading anything: a merge that cannot be written is
   // better told at once.
   outputs.checkDestinations({ out: a.out, html: a.html })
   // A bad expression is bad input, told before the work.
   for (const expression of a.threshold) {
     try {
-      require('../config/expressions').parseThreshold(expression)
+      expressions().parseThreshold(expression)
     } catch (err) {
       throw raise('AC_INVALID_ARGUMENT', `Invalid value for --threshold: "${expression}" is not a threshold: ${err.why || err.message}`)
     }
   }
   const results = []
   for (const file of files) results.push(...readResults(file, { need: ['histograms', 'series'] }))
-  const merged = require('../distributed/merge').mergeResults(results, { expect: a.expect, thresholds: a.threshold, force: a.force })
+  const merged = mergeResults(results, { expect: a.expect, thresholds: a.threshold, force: a.force })
 
   stderr.write(summary(merged.merge))
   for (const w of merged.merge.warnings) stderr.write(`${warningLine(w)}\n`)

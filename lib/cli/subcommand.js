@@ -6,6 +6,7 @@
 // its last value (a list flag keeps them all) and one given without a
 // value is refused.
 
+const yargsParser = require('yargs-parser')
 const { raise } = require('../core/errors')
 
 function flag (name) {
@@ -13,7 +14,7 @@ function flag (name) {
 }
 
 function parseCommand (argv, { name, usage, strings = [], lists = [], booleans = [], aliases = {} }) {
-  const { argv: a, error } = require('yargs-parser').detailed(argv, {
+  const { argv: a, error } = yargsParser.detailed(argv, {
     string: [...strings, ...lists],
     boolean: [...booleans, 'help'],
     alias: { ...aliases, help: 'h' },

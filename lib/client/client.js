@@ -1,10 +1,7 @@
 'use strict'
 
-// lib/client: the request side both protocols share. This file's Client,
-// one per connection; the requests it sends in turn (request-sequence.js,
-// with its hooks' context in context.js, [<id>] in ids.js and --targets'
-// shared order in order.js); the response headers as hooks see them
-// (headers.js).
+// The Client, one per connection, sending the requests of its sequence
+// (request-sequence.js) in turn.
 //
 // The Client is the public Client of autocannon's API (setupClient's
 // argument: setHeaders, setBody, setRequest, setRequests; the 'response',
@@ -65,12 +62,17 @@ const { EventEmitter } = require('events')
 const { HookError, CountedError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
 const { sequenceFor } = require('./request-sequence')
+const { lazy } = require('../core/lazy')
+// Lazy: only requests that are not all the same bytes (several of them, a
+// hook, ids, {{…}}) need it; a run of one plain request does not.
+const oneByOne = lazy(() => require('./send-each'))
+// Lazy: only a hook or a 'headers' listener needs the headers as an object.
+const headerObjects = lazy(() => require('./headers'))
 
-// Loaded only for the runs that use them (a run of plain requests, with no
-// hook and no 'headers' listener, needs neither), and then as the client
-// is set up (refresh), before anything is sent: a module loaded at the
-// first send would delay it, and under a rate that delay is charged to
-// the server.
+// Their functions, taken as the client is set up (refresh), before
+// anything is sent, and called per request and per response from here: a
+// module loaded at the first send would delay it, and under a rate that
+// delay is charged to the server.
 let sendEachOf = null
 let headersObject = null
 
@@ -138,8 +140,8 @@ class Client extends EventEmitter {
     this.wantBody = this.sequence.hasOnResponse || !!this.verifyBody || this.expectBody !== undefined ||
       this.listenerCount('body') > 0
     this.wantHeaders = this.sequence.hasOnResponse || this.listenerCount('headers') > 0
-    if (this.wantHeaders && headersObject === null) headersObject = require('./headers').headersObject
-    if (this.sequence.staticBytes === null && sendEachOf === null) sendEachOf = require('./send-each').sendEach
+    if (this.wantHeaders && headersObject === null) headersObject = headerObjects().headersObject
+    if (this.sequence.staticBytes === null && sendEachOf === null) sendEachOf = oneByOne().sendEach
     this.protocol.refresh()
   }
 

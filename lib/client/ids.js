@@ -4,6 +4,9 @@
 // header values and body becomes a fresh id, once per request, as
 // autocannon's hyperid ids do.
 
+// For the prefix, which every run that loads this file makes.
+const { threadId } = require('worker_threads')
+
 const ID_TAG = '[<id>]'
 // The tag as it looks once a URL has been percent-encoded.
 const ID_TAG_ENCODED = '[%3Cid%3E]'
@@ -15,14 +18,12 @@ const ID_LENGTH = 27
 let idPrefix = null
 let idCounter = 0
 
-// Made by the first sequence that replaces ids, before anything is sent:
-// worker_threads (for the thread id) is ~0.5 ms to load, for runs that
-// have no ids.
+// Made by the first sequence that replaces ids, before anything is sent.
 function makeIdPrefix () {
   if (idPrefix !== null) return
   idPrefix = Date.now().toString(36).slice(-8).padStart(8, '0') +
     Math.random().toString(36).slice(2).padEnd(7, '0').slice(0, 7) +
-    (require('worker_threads').threadId % 1296).toString(36).padStart(2, '0') + '-'
+    (threadId % 1296).toString(36).padStart(2, '0') + '-'
 }
 
 function freshId () {

@@ -23,16 +23,22 @@
 const { InvalidOptionError, HookError } = require('../core/errors')
 const { checkBody } = require('../core/http-syntax')
 const { loadFunction } = require('../core/load-function')
-// context.js, loaded by the first sequence given an initialContext.
+const { lazy } = require('../core/lazy')
+// Lazy: only an initialContext needs it.
+const context = lazy(() => require('./context'))
+// Lazy: only --idReplacement needs it.
+const idsModule = lazy(() => require('./ids'))
+
+// Taken by the first sequence that needs them, as it is made, and used
+// per request from here.
 let cloneDeep = null
+let ids = null
 
 function cloneContext (initial) {
   if (initial === undefined || initial === null) return {}
-  if (cloneDeep === null) cloneDeep = require('./context').cloneDeep
+  if (cloneDeep === null) cloneDeep = context().cloneDeep
   return cloneDeep(initial)
 }
-// ids.js, loaded by the first sequence that replaces ids.
-let ids = null
 
 // next() returns this when the request is a promise still settling; the
 // promise is then in `sequence.pending`.
@@ -69,7 +75,7 @@ class RequestSequence {
     this.conn = conn
     this.idReplacement = idReplacement
     if (idReplacement) {
-      if (ids === null) ids = require('./ids')
+      if (ids === null) ids = idsModule()
       ids.makeIdPrefix()
     }
     this.initialContext = initialContext

@@ -1,10 +1,5 @@
 'use strict'
 
-// lib/compare: whether two runs differ. The statistics it takes are
-// lib/stats' (Mann–Whitney U, a block bootstrap, the normal distribution),
-// which the capacity search shares; its random source is seeded
-// (core/random.js). Its table is an output (output/compare-table.js).
-//
 // compare(a, b) → whether b differs from a, metric by metric, with a test
 // on the unit that is independent: the sample interval (a second by
 // default), never the request. Requests of one second share its
@@ -46,7 +41,7 @@ const DEFAULTS = {
   // HdrHistogram's buckets (3 significant digits) resolve 0.1%.
   noise: 0.02,
   // 2000 replicates leave a dozen beyond each end of the interval even
-  // when it is read at 0.57% (8 intervals a side), and cost tens of ms.
+  // when it is read at 0.57% (8 intervals a side).
   resamples: 2000,
   seed: 0x5eed
 }

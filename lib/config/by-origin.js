@@ -1,6 +1,9 @@
 'use strict'
 
 const { emitWarning } = require('../core/warnings')
+const { lazy } = require('../core/lazy')
+// Lazy: only a warning needs to know which thread this is.
+const workerThreads = lazy(() => require('worker_threads'))
 
 // Requests of a file (a HAR, a --targets file) for the run's targets: each
 // target origin gets its entries in the file's order; entries for other
@@ -38,7 +41,7 @@ function byOrigin (entries, targets, warn, { other, none, noun }) {
 // after the tables). Once per run: worker threads build the same map
 // again, silently.
 function defaultWarn (code, message) {
-  if (require('worker_threads').isMainThread) emitWarning(code, message)
+  if (workerThreads().isMainThread) emitWarning(code, message)
 }
 
 module.exports = { byOrigin, defaultWarn }

@@ -1,20 +1,12 @@
 'use strict'
 
-// lib/config: the user's options become one frozen config before anything
-// runs. This file checks every option against the one table of options
-// (lib/core/options.js): each value by its kind (values.js), the stages
-// (stages.js), the start time (start-at.js), the rules between options
-// (rules.js); then the part of the run this process sends (split.js, for
-// --shard). Besides it: what the machine allows (limits.js), certificates
-// and keys (tls-check.js), the proxy option (proxy.js), the grammar of
-// thresholds (expressions.js), and the work done once per run before a
-// connection opens (prepare.js: hook files, a form's body, a HAR's or a
-// targets file's requests, from form.js, har.js, targets.js and
-// by-origin.js).
-//
-// User options go in once; a frozen config comes out, and nothing
-// downstream mutates it or re-derives a default. Worker threads run their
-// part of it (split.js) as it is.
+// buildConfig(opts): the user's options → one frozen config. Every option
+// is checked against the one table of options (lib/core/options.js): each
+// value by its kind (values.js), the stages (stages.js), the start time
+// (start-at.js), the rules between options (rules.js); each target is
+// parsed once, its protocol decided once; then the part of the run this
+// process sends is taken (split.js: a shard's, then the workers'). Nothing
+// downstream mutates the config or re-derives a default.
 
 const { InvalidOptionError } = require('../core/errors')
 const { isToken, headerProblem, checkBody } = require('../core/http-syntax')
@@ -24,6 +16,15 @@ const { upstream } = require('../core/upstream-messages')
 const { OPTIONS, DEFAULTS } = require('../core/options')
 const { SAID, fail, checkByTable, checkOption, parseDuration, checkExpressions } = require('./values')
 const { checkRules, checkRefusals } = require('./rules')
+const { lazy } = require('../core/lazy')
+// Lazy: each only when its option (at the right) is given, which most
+// runs do not.
+const shard = lazy(() => require('./shard')) // shard
+const split = lazy(() => require('./split')) // shard or workers
+const proxy = lazy(() => require('./proxy')) // proxy
+const stages = lazy(() => require('./stages')) // stages, connectionStages
+const startAt = lazy(() => require('./start-at')) // startAt
+const tlsCheck = lazy(() => require('./tls-check')) // tlsOptions
 
 // How the sends of a rate may be spaced (lib/engine/arrivals.js).
 const ARRIVALS = Object.freeze(['uniform', 'poisson'])
@@ -131,8 +132,7 @@ function checkArrivals (value) {
 // Chosen here when not given, once for the whole run: workers get it with
 // the rest of the config, and the result gives it so a run can be replayed.
 // Math.random (V8 seeds it from the OS's entropy) rather than crypto's
-// randomInt: a seed needs no more, and loading crypto was ~1.5 ms of every
-// start.
+// randomInt: a seed needs no more, and a plain run loads no crypto.
 function checkSeed (value) {
   if (value === undefined || value === null) return Math.floor(Math.random() * (MAX_SEED + 1))
   const n = typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value
@@ -142,9 +142,9 @@ function checkSeed (value) {
 
 function checkShard (value) {
   if (value === undefined || value === null) return undefined
-  const shard = require('./shard').parseShard(value)
-  if (shard === null) fail('shard', value, 'must be { index, count } (or "I/N") with 0 <= index < count: indexes are 0-based, as a Kubernetes Indexed Job numbers its pods')
-  return Object.freeze(shard)
+  const parsed = shard().parseShard(value)
+  if (parsed === null) fail('shard', value, 'must be { index, count } (or "I/N") with 0 <= index < count: indexes are 0-based, as a Kubernetes Indexed Job numbers its pods')
+  return Object.freeze(parsed)
 }
 
 // Options whose value is only checked for its type.
@@ -194,11 +194,11 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) {
     fail('socketPath', socketPath, 'must be a path string')
   }
-  const proxy = opts.proxy !== undefined && opts.proxy !== null && opts.proxy !== false
-    ? require('./proxy').proxySetting(opts.proxy)
+  const proxied = opts.proxy !== undefined && opts.proxy !== null && opts.proxy !== false
+    ? proxy().proxySetting(opts.proxy)
     : undefined
   const http2 = checkByTable(opts, 'http2')
-  const urls = Object.freeze(rawUrls.map((u) => parseTarget(u, socketPath, proxy && proxy.forTarget, http2 ? 'h2' : 'http/1.1')))
+  const urls = Object.freeze(rawUrls.map((u) => parseTarget(u, socketPath, proxied && proxied.forTarget, http2 ? 'h2' : 'http/1.1')))
   const workers = checkByTable(opts, 'workers')
   checkHooks(opts, workers)
 
@@ -227,10 +227,8 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     maxOverallRequests: checkByTable(opts, 'maxOverallRequests'),
     connectionRate: checkByTable(opts, 'connectionRate'),
     overallRate: checkByTable(opts, 'overallRate'),
-    // Options most runs do not give are checked by modules loaded only
-    // when they are given (a plain CLI run loads none of them).
-    stages: given(opts.stages) ? require('./stages').checkStages(opts.stages) : undefined,
-    connectionStages: given(opts.connectionStages) ? require('./stages').checkConnectionStages(opts.connectionStages) : undefined,
+    stages: given(opts.stages) ? stages().checkStages(opts.stages) : undefined,
+    connectionStages: given(opts.connectionStages) ? stages().checkConnectionStages(opts.connectionStages) : undefined,
     // This thread's part of a ramp's connections: [index, count] of each
     // split (shards, then workers), applied in turn (connection-ramp.js).
     connectionShares: undefined,
@@ -260,12 +258,12 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     abortOnFail: checkByTable(opts, 'abortOnFail'),
     abortAfter: opts.abortAfter === undefined || opts.abortAfter === null ? 0 : parseAfter(opts.abortAfter),
     // As output shows it: credentials masked, or "env".
-    proxy: proxy ? proxy.shown : undefined,
+    proxy: proxied ? proxied.shown : undefined,
     shard: checkShard(opts.shard),
     startAt: undefined,
     debug: checkByTable(opts, 'debug')
   }
-  config.startAt = given(opts.startAt) ? require('./start-at').parseStartAt(opts.startAt, config.sampleInt) : undefined
+  config.startAt = given(opts.startAt) ? startAt().parseStartAt(opts.startAt, config.sampleInt) : undefined
   checkTyped(config)
   checkRules(config)
   const refusing = { given: opts, callback: callbackGiven }
@@ -278,13 +276,12 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   checkRefusals('length', config, refusing)
   // Before the workers' rules: a shard's workers divide its part.
   if (config.shard) {
-    const { runOf } = require('./shard')
-    config.shard = Object.freeze({ ...config.shard, run: runOf(config) })
-    config = require('./split').shardPart(config, config.shard)
+    config.shard = Object.freeze({ ...config.shard, run: shard().runOf(config) })
+    config = split().shardPart(config, config.shard)
   }
   checkRefusals('part', config, refusing)
-  if (config.workers) config = require('./split').fitToWorkers(config)
-  if (config.tlsOptions) require('./tls-check').checkTlsOptions(config.tlsOptions)
+  if (config.workers) config = split().fitToWorkers(config)
+  if (config.tlsOptions) tlsCheck().checkTlsOptions(config.tlsOptions)
   return Object.freeze(config)
 }
 

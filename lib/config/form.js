@@ -8,6 +8,7 @@
 
 const fs = require('fs')
 const path = require('path')
+const FormData = require('form-data')
 const { InvalidOptionError } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 
@@ -77,7 +78,6 @@ function buildForm (form) {
   if (description === null || typeof description !== 'object' || Array.isArray(description)) {
     fail(form, 'must describe the fields as an object of field names to { type, value | path }')
   }
-  const FormData = require('form-data')
   const data = new FormData()
   for (const field of Object.keys(description)) {
     const spec = description[field]

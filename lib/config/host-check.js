@@ -6,12 +6,16 @@
 // the connections will resolve them), never connected to: a host that
 // resolves but refuses connections still runs and counts its refusals, as
 // autocannon does. An IP address needs no lookup, and neither does
-// localhost (loopback by RFC 6761: its lookup, ~10 ms on a busy machine,
-// would only slow the start); a Unix socket (-S) has no host to resolve. Through a proxy the proxy resolves the target: its
-// own host is the one to resolve here.
+// localhost (loopback by RFC 6761: its lookup would only slow the start);
+// a Unix socket (-S) has no host to resolve. Through a proxy the proxy
+// resolves the target: its own host is the one to resolve here.
 
 const net = require('net')
 const { raise } = require('../core/errors')
+const { lazy } = require('../core/lazy')
+// Lazy: only a host given by name needs a lookup (an IP address or
+// localhost does not).
+const dns = lazy(() => require('dns'))
 
 const LOCALHOST = /^(.+\.)?localhost\.?$/i
 
@@ -44,7 +48,7 @@ function lookupError (host, ms, lookup) {
 async function checkHosts (config, { lookup } = {}) {
   const hosts = hostsOf(config)
   if (hosts.size === 0) return
-  const resolve = lookup || require('dns').lookup
+  const resolve = lookup || dns().lookup
   const errors = await Promise.all([...hosts.keys()].map((host) => lookupError(host, config.timeout * 1000, resolve)))
   const i = errors.findIndex((err) => err !== null)
   if (i === -1) return

@@ -5,12 +5,14 @@
 // ports to one target, would otherwise crawl through EMFILE or
 // EADDRNOTAVAIL errors instead of measuring anything; a run of more worker
 // threads than the cores and memory can carry would spend its time (and
-// the machine's memory) starting threads instead (-w 1000 on 2 cores took
-// 11 GB and never began).
+// the machine's memory) starting threads instead, and might never begin.
 
 const fs = require('fs')
 const { raise } = require('../core/errors')
 const { warning } = require('../core/warnings')
+const { lazy } = require('../core/lazy')
+// Lazy: only worker threads need the machine's cores and memory.
+const os = lazy(() => require('os'))
 
 // File descriptors a run needs besides its sockets: stdio, the event loop,
 // libuv's threads, and a few per worker thread.
@@ -62,19 +64,18 @@ function connectionsPerAddress (config) {
   return counts
 }
 
-// Worker threads: each is an event loop and a V8 heap of its own (about
-// 12 MB idle, measured; more once busy), and beyond the cores they only
-// compete for them: more than WORKERS_PER_CORE per core generates no more
-// load, and is refused, as is more than the free memory holds at
-// WORKER_MB each.
+// Worker threads: each is an event loop and a V8 heap of its own, and
+// beyond the cores they only compete for them: more than WORKERS_PER_CORE
+// per core generates no more load, and is refused, as is more than the
+// free memory holds at WORKER_MB each (a busy worker's heap, with room
+// above an idle one's).
 const WORKERS_PER_CORE = 4
 const WORKER_MB = 32
 
 // The memory this process may still use, in bytes: the free memory, or
 // the cgroup's limit when it is lower (a container).
 function freeMemory () {
-  const os = require('os')
-  const free = os.freemem()
+  const free = os().freemem()
   const limit = typeof process.constrainedMemory === 'function' ? process.constrainedMemory() : 0
   return limit > 0 && limit < free ? limit : free
 }
@@ -83,7 +84,7 @@ function freeMemory () {
 function checkWorkers (config, probe = {}) {
   const workers = config.workers || 0
   if (workers <= 1) return
-  const cores = 'cores' in probe ? probe.cores : require('os').availableParallelism()
+  const cores = 'cores' in probe ? probe.cores : os().availableParallelism()
   const max = WORKERS_PER_CORE * cores
   if (workers > max) {
     throw raise('AC_TOO_MANY_WORKERS',
@@ -135,7 +136,7 @@ function warnings (config, cores) {
   if (config.amountAsked !== undefined) {
     out.push(warning('AC_WORKERS_OVER_AMOUNT', `${config.workers} workers for an amount of ${config.amountAsked}: each worker makes at least one request, so ${config.amount} requests are made`))
   }
-  if (cores === undefined) cores = require('os').availableParallelism()
+  if (cores === undefined) cores = os().availableParallelism()
   if (config.workers > cores) {
     out.push(warning('AC_WORKERS_OVER_CORES', `${config.workers} workers on ${cores} CPU cores: they compete for the cores; more than ${cores} rarely generates more load`))
   }

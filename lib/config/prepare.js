@@ -1,11 +1,17 @@
 'use strict'
 
 // Work done once per run before any connection opens: loading hook files,
-// building a multipart body, reading a HAR. Each piece is required only
-// when its option is used, so a plain run loads none of it. Errors name
-// the option, the hook or the file at fault, before anything is sent.
+// building a multipart body, reading a HAR. Errors name the option, the
+// hook or the file at fault, before anything is sent.
 
 const { loadFunction } = require('../core/load-function')
+const { check } = require('../client/templates')
+const { lazy } = require('../core/lazy')
+// Lazy: each only when its option (at the right) is given, which most
+// runs do not.
+const targets = lazy(() => require('./targets')) // targets
+const har = lazy(() => require('./har')) // har
+const form = lazy(() => require('./form')) // form
 
 // requests[] with hook files loaded: each file is required once per run
 // (per thread), not once per connection, and a bad one fails the run up
@@ -40,7 +46,6 @@ function withoutHeader (headers, lower) {
 // checked here, before anything runs (template.js compiles them per
 // connection).
 function checkTemplates (config) {
-  const { check } = require('../client/templates')
   for (const target of config.urls) check(target.path, 'url')
   const headers = (where, h) => { for (const k of Object.keys(h || {})) if (typeof h[k] === 'string') check(h[k], where) }
   headers('headers', config.headers)
@@ -57,13 +62,13 @@ function checkTemplates (config) {
 // ignored; headers still apply beneath the file's), or of `requests` with
 // their hook files loaded: by origin, or null for the run's own request.
 function requestsByOrigin (config, prepared) {
-  if (config.targets) return require('./targets').requestsByOrigin(config.targets, config.urls)
-  if (config.har) return require('./har').requestsByOrigin(config.har, config.urls)
+  if (config.targets) return targets().requestsByOrigin(config.targets, config.urls)
+  if (config.har) return har().requestsByOrigin(config.har, config.urls)
   if (config.form) {
-    const form = require('./form').buildForm(config.form)
-    prepared.baseBody = form.body
+    const built = form().buildForm(config.form)
+    prepared.baseBody = built.body
     // The form's Content-Type carries the boundary: it wins over any other.
-    prepared.baseHeaders = Object.freeze({ ...withoutHeader(config.headers, 'content-type'), ...form.headers })
+    prepared.baseHeaders = Object.freeze({ ...withoutHeader(config.headers, 'content-type'), ...built.headers })
   }
   const requests = loadRequests(config.requests)
   return requests === config.requests ? null : new Map(config.urls.map((target) => [target.origin, requests]))

@@ -7,6 +7,10 @@
 
 const crypto = require('crypto')
 const { raise } = require('../core/errors')
+const { lazy } = require('../core/lazy')
+// Lazy: only a certificate and key given together need it, to check that
+// they belong together.
+const tls = lazy(() => require('tls'))
 
 const PEM_BLOCK = /-----BEGIN ([A-Z0-9 ]+)-----[\s\S]*?-----END \1-----/g
 
@@ -72,7 +76,7 @@ function checkTlsOptions (options, names = {}) {
   if (options.ca !== undefined) list(options.ca).forEach((c, i) => checkCertificates(c, caName(i), 'CA certificates'))
   if (options.cert !== undefined && options.key !== undefined) {
     try {
-      require('tls').createSecureContext({ cert: options.cert, key: options.key, passphrase: options.passphrase })
+      tls().createSecureContext({ cert: options.cert, key: options.key, passphrase: options.passphrase })
     } catch (err) {
       const why = /mismatch/i.test(err.message) ? 'the key does not belong to the certificate' : err.message
       throw invalid(`${certName} and ${keyName}`, why)

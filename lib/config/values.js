@@ -8,6 +8,11 @@
 const { InvalidOptionError } = require('../core/errors')
 const { UPSTREAM } = require('../core/upstream-messages')
 const { OPTIONS, DEFAULTS } = require('../core/options')
+const { lazy } = require('../core/lazy')
+// Lazy: only a duration written as a timestring ("10s") needs it.
+const timestring = lazy(() => require('timestring'))
+// Lazy: only thresholds and SLOs need it.
+const expressions = lazy(() => require('./expressions'))
 
 // An option autocannon also refuses is refused in its words (its users
 // compare them); ours follow in err.detail.
@@ -86,7 +91,7 @@ function parseDuration (value) {
     if (/^\d+(\.\d+)?$/.test(s)) return Number(s)
     if (/^[\d.]+\s*[a-zA-Z]+(\s*[\d.]+\s*[a-zA-Z]+)*$/.test(s)) {
       try {
-        const seconds = require('timestring')(s)
+        const seconds = timestring()(s)
         if (seconds >= 0 && isFinite(seconds)) return seconds
       } catch {}
     }
@@ -105,7 +110,7 @@ function checkExpressions (option, value, { required = false } = {}) {
   const list = value === undefined || value === null ? [] : typeof value === 'string' ? [value] : value
   if (!Array.isArray(list)) fail(option, value, 'must be an array of expressions such as "p99 < 200ms"')
   if (list.length === 0 && required) fail(option, value, `must list at least one ${what}, such as "p99 < 200ms"`)
-  const { parseThreshold } = require('./expressions')
+  const { parseThreshold } = expressions()
   for (const expression of list) {
     try {
       parseThreshold(expression)

@@ -1,13 +1,5 @@
 'use strict'
 
-// lib/core: what every stage shares, and which requires nothing of the
-// other folders: this registry of errors, autocannon's own messages
-// (upstream-messages.js) and the registry of warnings (warnings.js), the
-// one table of options (options.js), how URLs are read
-// (url.js), HTTP's syntax (http-syntax.js), number formats (format.js),
-// credentials masked from any output (redact.js), a whole shared into
-// parts (share.js) and the loading of user functions (load-function.js).
-//
 // The one registry of what can go wrong, each with a stable code. Two kinds:
 //
 // - raised: bad input or an environment the run cannot work in. The library

@@ -1,8 +1,8 @@
 'use strict'
 
 // Numbers as the tables, lines, sentences and reports show them, in one
-// place. No Intl.NumberFormat nor toLocaleString: either loads ICU's data
-// (about 10 ms of a 100-request run), for a comma every three digits.
+// place. No Intl.NumberFormat nor toLocaleString: either loads ICU's data,
+// more than a short run's own work, for a comma every three digits.
 
 function round (value, decimals) {
   const f = 10 ** decimals

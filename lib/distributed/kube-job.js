@@ -11,6 +11,8 @@
 // boolean and an ISO time a timestamp. Stringifying for YAML 1.1 quotes
 // exactly what needs it.
 
+const YAML = require('yaml')
+
 const CONTAINER = 'autocannon'
 
 // name, image, shards, startAt (the string the pods get), runArgs (the
@@ -68,7 +70,6 @@ function shardArgs (shards, startAt, runArgs) {
 }
 
 function toYaml (manifest, comment) {
-  const YAML = require('yaml')
   const doc = new YAML.Document(manifest, { version: '1.1' })
   // The start time stays quoted even as a ${START} placeholder, so that
   // the time envsubst puts there is read as a string too.

@@ -1,10 +1,5 @@
 'use strict'
 
-// lib/distributed: one run spread over several processes or machines (each
-// shard sends its part of the load, split by lib/config/split.js): the
-// Kubernetes Indexed Job that starts them together (kube-job.js), and this
-// file, which merges their results back into the run's.
-//
 // The results of one run's shards (--shard), as -j or --out saved
 // them, merged into the result of the whole run. Each saved result is
 // turned back into the raw form that workers hand over, and the same

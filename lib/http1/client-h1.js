@@ -1,10 +1,8 @@
 'use strict'
 
-// lib/http1: HTTP/1.1 on a connection. This file's protocol object, held
-// by the connection's Client (lib/client/client.js, which says what a
-// protocol answers to); the requests' bytes, built once
-// (request-encoder.js; with {{…}} holes filled per request, template.js
-// and template-writer.js); the responses, read back byte by byte
+// HTTP/1.1 on one connection: the protocol object the connection's Client
+// holds (lib/client/client.js says what a protocol answers to), writing
+// the requests' bytes (request-encoder.js) and reading the responses
 // (response-parser.js).
 //
 // The requests in flight are a FIFO (responses come back in the order
@@ -17,6 +15,9 @@ const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
 const { http1Encoding } = require('./request-encoder')
 const { CountedError, socketHangUp } = require('../core/errors')
+const { lazy } = require('../core/lazy')
+// Lazy: only a proxy's refusal (407) of an http target's requests needs it.
+const tunnel = lazy(() => require('../transport/tunnel'))
 
 class Http1 {
   // client: the Client it frames requests for; setup: Run#clientSetup.
@@ -300,7 +301,7 @@ class Http1 {
     const client = this.client
     if (this.proxied && status === 407 && this.inFlight > 0) {
       this.parser.abort()
-      client.fail(require('../transport/tunnel').refusedRequest(client.target))
+      client.fail(tunnel().refusedRequest(client.target))
       return
     }
     if (this.inFlight === 0 || (client.pendingRequest !== null && this.inFlight === 1)) {

@@ -8,6 +8,13 @@
 const { InvalidOptionError } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { isToken, isValidHeaderValue } = require('../core/http-syntax')
+const { hasTemplate } = require('../client/templates')
+const { lazy } = require('../core/lazy')
+// Lazy: only --idReplacement needs it.
+const ids = lazy(() => require('../client/ids'))
+// Lazy: only a request with {{…}} holes needs them.
+const templateCompiler = lazy(() => require('./template'))
+const templateWriter = lazy(() => require('./template-writer'))
 
 function checkPath (path) {
   for (let i = 0; i < path.length; i++) {
@@ -121,7 +128,7 @@ const http1Encoding = Object.freeze({
   // parts joined by a fresh id (ids have a fixed length, so Content-Length
   // holds). latin1 keeps the bytes as they are.
   withIds (template, base) {
-    const { ID_MARKER, replaceIds } = require('../client/ids')
+    const { ID_MARKER, replaceIds } = ids()
     const marked = encodeRequest({ ...replaceIds(template, ID_MARKER), host: base.host }, base.absoluteForm)
     const parts = marked.latin1Slice(0, marked.length).split(ID_MARKER)
     return (id) => Buffer.from(parts.join(id), 'latin1')
@@ -129,14 +136,11 @@ const http1Encoding = Object.freeze({
   // {{…}}: compiled once into chunks and holes (template.js), written by
   // a writer of this connection's (template-writer.js); null without any.
   template (template, base, name, conn) {
-    const { hasTemplate } = require('../client/templates')
     const headers = template.headers
     if (!hasTemplate(template.path) && !hasTemplate(template.body) && !Object.keys(headers).some((k) => hasTemplate(headers[k]))) return null
-    // Loaded only for a request that has templates.
-    const { compile } = require('./template')
-    const compiled = compile(template, (req) => encodeRequest({ ...req, host: base.host }, base.absoluteForm), { name })
+    const compiled = templateCompiler().compile(template, (req) => encodeRequest({ ...req, host: base.host }, base.absoluteForm), { name })
     if (compiled === null) return null
-    const { TemplateWriter } = require('./template-writer')
+    const { TemplateWriter } = templateWriter()
     return new TemplateWriter(compiled, conn)
   }
 })

@@ -344,9 +344,9 @@ class ResponseParser {
 
   // buf[i, i + len) equals the kept head's first len bytes. Four bytes at a
   // time through DataViews when the buffer is the one read into last time
-  // (~45 ns for a 150-byte head, against ~75 for Buffer#compare's call
-  // into C++, once per response); else Buffer#compare, with no view made
-  // for a buffer that may not come again (TLS reads are new buffers).
+  // (for a head's few hundred bytes, less than Buffer#compare's call into
+  // C++, once per response); else Buffer#compare, with no view made for a
+  // buffer that may not come again (TLS reads are new buffers).
   sameBytes (buf, i, len) {
     if (buf !== this.readBuf) {
       this.readBuf = buf

@@ -6,12 +6,12 @@
 // only each symbol's code length; the codes follow from it. 256 is EOS.
 //
 // Decoding runs a byte at a time through a table built when the module
-// loads (a few ms, so not during a run's first response): for each of the
-// 256 internal nodes of the code tree and each input byte, the node the
-// byte leads to and the (at most two: the shortest code is 5 bits) symbols
-// it completes. One lookup per input byte, where a table of half bytes
-// needs two: 34 ns against 54 ns for a typical header value. A value
-// nobody reads is only checked (huffmanValid), which is faster still.
+// loads (so not during a run's first response): for each of the 256
+// internal nodes of the code tree and each input byte, the node the byte
+// leads to and the (at most two: the shortest code is 5 bits) symbols it
+// completes. One lookup per input byte, where a table of half bytes needs
+// two. A value nobody reads is only checked (huffmanValid), which is
+// faster still.
 //
 // Encoding is done once per request shape: speed does not matter there.
 
@@ -146,8 +146,8 @@ function huffmanDecode (buf, start, end, out, outPos) {
 }
 
 // Whether buf[start..end) is a valid Huffman string, as huffmanDecode
-// would find, without writing it out: a quarter faster, for the values
-// nobody reads but that must still be checked.
+// would find, without writing it out: faster, for the values nobody reads
+// but that must still be checked.
 function huffmanValid (buf, start, end) {
   const t = TABLE
   let entry = ACCEPT

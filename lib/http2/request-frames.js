@@ -15,6 +15,10 @@
 const { encodeHeaders, encodeData, DEFAULT_MAX_FRAME_SIZE } = require('./frames')
 const { encodeRequestHeaders, encodeTableSizeUpdate } = require('./hpack')
 const { checkBody } = require('../core/http-syntax')
+const { hasTemplate } = require('../client/templates')
+const { lazy } = require('../core/lazy')
+// Lazy: only a request with {{…}} holes needs it.
+const requestTemplate = lazy(() => require('./request-template'))
 
 // Methods that state a length even without a body, as the HTTP/1.1
 // encoder has them do (some servers wait for a body otherwise).
@@ -53,17 +57,15 @@ function withTableSizeUpdate (request) {
 
 // How a request sequence (lib/client/request-sequence.js) encodes for
 // HTTP/2 at a target: frames, encoded again for each request with ids;
-// {{…}} holes written per request (request-template.js, loaded with the
-// first request that has one).
+// {{…}} holes written per request (request-template.js).
 function h2Encoding (target) {
   const scheme = target.secure ? 'https' : 'http'
   return Object.freeze({
     encode: (req) => encodeH2Request(req, scheme),
     template (template, base, name, conn) {
-      const { hasTemplate } = require('../client/templates')
       const headers = template.headers
       if (!hasTemplate(template.path) && !hasTemplate(template.body) && !Object.keys(headers).some((k) => hasTemplate(headers[k]))) return null
-      return require('./request-template').compileH2(template, base, scheme, name, conn)
+      return requestTemplate().compileH2(template, base, scheme, name, conn)
     }
   })
 }

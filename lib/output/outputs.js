@@ -1,36 +1,41 @@
 'use strict'
 
-// lib/output: everything the tool shows or writes of what it measured. Every
-// output is chosen here and nowhere else: a renderer (value in, string
-// out; print-result.js, print-search.js, hgrm.js, compare-table.js,
-// html/report.js), the option that asks for it and where its string goes:
-// stdout, stderr, or the file the option names. What is rendered is a
-// run's result, a capacity search, or a comparison; track.js draws the run
-// while it goes. A new output is one renderer file and one line below.
+// Every output, chosen here and nowhere else: a renderer (value in, string
+// out), the option that asks for it and where its string goes: stdout,
+// stderr, or the file the option names. What is rendered is a run's
+// result, a capacity search, or a comparison. A new output is one
+// renderer file and one line below.
 
 const fs = require('fs')
 const path = require('path')
 const { raise } = require('../core/errors')
+const { distortionLine } = require('../results/generator-health')
+const { lazy } = require('../core/lazy')
+// Lazy: each renderer only when its output is asked for.
+const printResult = lazy(() => require('./print-result')) // the tables (not -j)
+const hgrm = lazy(() => require('./hgrm')) // --hgrm
+const compareTable = lazy(() => require('./compare-table')) // compare's table
+const htmlReport = lazy(() => require('./html/report')) // --html, report
 
 const json = (value) => JSON.stringify(value) + '\n'
 
 // One line after the tables when the generator's own pauses may be in
 // the latency (lib/results/generator-health.js), whatever else is asked.
 function healthLine (result) {
-  const line = require('../results/generator-health').distortionLine(result)
+  const line = distortionLine(result)
   return line ? `${line}\n` : ''
 }
-const html = (value) => require('./html/report').renderHtml([value])
+const html = (value) => htmlReport().renderHtml([value])
 
 // option: the output is made when opts[option] is set (null: always).
 const OUTPUTS = {
   result: [
-    { option: 'renderResultsTable', to: 'stderr', render: (result, opts) => require('./print-result')(result, opts) },
+    { option: 'renderResultsTable', to: 'stderr', render: (result, opts) => printResult()(result, opts) },
     { option: null, to: 'stderr', render: healthLine },
     { option: 'json', to: 'stdout', render: json },
     { option: 'out', to: 'file', render: json },
     { option: 'html', to: 'file', render: html },
-    { option: 'hgrm', to: 'file', render: (result) => require('./hgrm').renderHgrm(result) }
+    { option: 'hgrm', to: 'file', render: (result) => hgrm().renderHgrm(result) }
   ],
   // The steps were shown as they ended (print-search.js); what is left is
   // the search as a whole, and its closing sentences, whatever else is
@@ -42,7 +47,7 @@ const OUTPUTS = {
     { option: null, to: 'stderr', render: (out) => out.searches.map((s) => `${s.sentence}\n`).join('') }
   ],
   comparison: [
-    { option: 'table', to: 'stdout', render: (cmp) => require('./compare-table').formatComparison(cmp) },
+    { option: 'table', to: 'stdout', render: (cmp) => compareTable().formatComparison(cmp) },
     { option: 'json', to: 'stdout', render: json }
   ]
 }
@@ -70,8 +75,8 @@ function checkDestinations (opts) {
   }
 }
 
-// Read when written to: Node makes process.stdout on first use (~0.4 ms),
-// and a run that prints only its tables never needs it.
+// Read when written to: Node makes process.stdout on first use, and a run
+// that prints only its tables never needs it.
 const STREAMS = {
   get stdout () { return process.stdout },
   get stderr () { return process.stderr }
@@ -95,7 +100,7 @@ function writeOutputs (value, opts, { streams = STREAMS, kind = 'result' } = {})
 // `autocannon report`: saved results and searches side by side in one
 // page, named after their files, to a file or to stdout.
 function writeReport (inputs, { names, file }, streams = STREAMS) {
-  emit(require('./html/report').renderHtml(inputs, { names }), file === undefined ? 'stdout' : file, streams)
+  emit(htmlReport().renderHtml(inputs, { names }), file === undefined ? 'stdout' : file, streams)
 }
 
 module.exports = { OUTPUTS, checkDestinations, writeOutputs, writeReport }

@@ -9,6 +9,11 @@
 const { OPTIONS } = require('../core/options')
 const { raise } = require('../core/errors')
 const { ms, thousands, tally } = require('../core/format')
+const { lazy } = require('../core/lazy')
+// Lazy: only the tables need them, not the thresholds' verdict a -j run
+// prints when one failed (lib/cli/exit-codes.js).
+const prettyBytes = lazy(() => require('pretty-bytes'))
+const cliTable3 = lazy(() => require('cli-table3'))
 
 const DEFAULTS = {
   outputStream: process.stderr,
@@ -31,8 +36,8 @@ function wantsColor (stream, env = process.env) {
 }
 
 // The four basic ANSI styles the output uses, or plain strings. Not chalk:
-// loading it (with supports-color and os) was ~7 ms of a 100-request run,
-// and wantsColor above already makes the only decision chalk would make.
+// it loads supports-color and os with it, and wantsColor above already
+// makes the only decision chalk would make.
 const STYLES = { bold: [1, 22], cyan: [36, 39], green: [32, 39], redBright: [91, 39] }
 
 function colorsFor (stream) {
@@ -51,7 +56,7 @@ function count (value) {
 
 function bytes (value) {
   if (typeof value !== 'number' || !Number.isFinite(value)) return String(value)
-  return require('pretty-bytes')(value)
+  return prettyBytes()(value)
 }
 
 // Totals in the summary: exact below 1000, then thousands ("251k").
@@ -60,7 +65,7 @@ function abbreviate (value) {
 }
 
 function makeTable (colors, head) {
-  const Table = require('cli-table3')
+  const Table = cliTable3()
   // No colours from cli-table3 itself: colorsFor decides, once, for the stream.
   return new Table({ head: head.map((h) => colors.cyan(h)), style: { head: [], border: [] } })
 }

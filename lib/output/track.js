@@ -9,6 +9,9 @@
 const { raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const printResult = require('./print-result')
+const { lazy } = require('../core/lazy')
+// Lazy: only a bar on a terminal needs it, not a log or CI.
+const progress = lazy(() => require('progress'))
 
 const DEFAULTS = {
   outputStream: process.stderr,
@@ -82,9 +85,9 @@ function track (instance, opts) {
     responses = 0
     // A bar on anything but a terminal would just be noise in a log.
     if (!stream.isTTY) return
-    const ProgressBar = require('progress')
     const format = opts.progressBarString ||
       `${printResult.colorsFor(stream).green(label)} [:bar] :percent`
+    const ProgressBar = progress()
     bar = new ProgressBar(format, {
       width: 20,
       incomplete: ' ',

@@ -7,9 +7,8 @@
 // this). When what is already counted breaks an SLO even if every request
 // still to come were fast and fine, the rest of the step can only repeat
 // the verdict, so the step stops there. Near capacity a failing step is
-// mostly settled in its first seconds (in searches recorded against a
-// CPU-bound server, a failed 10 s confirmation was settled in 1–4 s), and
-// such steps were most of a search's time.
+// mostly settled in its first seconds, and such steps would otherwise be
+// most of a search's time.
 //
 // Watched: upper bounds on pN and max latency, on errors, timeouts and
 // non2xx (counts or %), and the judge's implied errors<1% and 5xx<1%.

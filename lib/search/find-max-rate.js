@@ -1,16 +1,13 @@
 'use strict'
 
-// lib/search: the capacity search, the highest rate a server sustains
-// under SLOs. This file runs it; what to try next is search.js's pure
-// decision, whether a step passed step-judge.js's, and stepped-run.js
-// measures each step. Its tables and charts are outputs
-// (output/print-search.js, output/html/search-*.js).
-//
 // findMaxRate(opts): for each connection count, the highest rate at which
-// every SLO holds. A short closed-loop probe gives the ceiling; then one
-// rated run per connection count is stepped from rate to rate (its
-// connections stay open, so no step pays for reconnecting), each step an
-// unrecorded warm-up and a measured window cut out of the run.
+// every SLO holds. This file runs the search; what to try next is
+// search.js's pure decision, whether a step passed step-judge.js's, and
+// stepped-run.js measures each step. A short closed-loop probe gives the
+// ceiling; then one rated run per connection count is stepped from rate
+// to rate (its connections stay open, so no step pays for reconnecting),
+// each step an unrecorded warm-up and a measured window cut out of the
+// run.
 
 const { runResult } = require('../results/result')
 const { buildConfig, checkOption } = require('../config/config')
@@ -22,6 +19,9 @@ const { Instance } = require('../engine/instance')
 const { SteppedRun } = require('./stepped-run')
 const { createEarlyVerdict } = require('./early-verdict')
 const { autocannon } = require('../engine/autocannon')
+const { lazy } = require('../core/lazy')
+// Lazy: only a probe that got no response needs it, to say why.
+const noResponse = lazy(() => require('../results/no-response'))
 
 // Long enough for any search: runs are stopped when their search ends.
 const SEARCH_RUN_SECONDS = 24 * 3600
@@ -95,7 +95,7 @@ async function searchOne (instance, options, connections) {
   // The probe is a closed loop: no rate, so no arrival process either.
   const probe = await session.run(() => autocannon({ ...options.run, arrivals: undefined, seed: undefined, connections, duration: options.probeDuration }))
   if (probe.requests.total === 0) {
-    throw raise('AC_NO_RESPONSE', require('../results/no-response').noResponseLine(probe))
+    throw raise('AC_NO_RESPONSE', noResponse().noResponseLine(probe))
   }
   // Only answers that did the work count: a server shedding load with
   // instant 503s would otherwise look many times faster than it is.

@@ -111,11 +111,10 @@ function bisection (lo, failure, { guesses, lastKind }, cfg) {
 // After a confirmation failed, the rates whose passes are still believed:
 // below what the server achieved, when it fell short, and below 95%
 // (nearClose) of the rate that failed. A short pass above that is as
-// suspect as the rate that just failed: measured on a CPU-bound server
-// whose 10 s capacity is 1–13% under what passes for 5 s, such passes
-// failed their own confirmations in turn, one after another (each
-// settled in seconds, but three failed confirmations end a search as
-// unconfirmed).
+// suspect as the rate that just failed: a server's capacity over a long
+// step can be below what passes a short one, and such passes would fail
+// their own confirmations in turn, one after another (each settled in
+// seconds, but three failed confirmations end a search as unconfirmed).
 function trustedBelow (entry, nearClose) {
   return Math.min(boundOf(entry, 0), Math.round(entry.step.rate * nearClose))
 }

@@ -31,17 +31,16 @@ const DEFAULTS = Object.freeze({
   // failure's bound instead of the midpoint, up to nearGuesses times in a
   // row. The low check is a sanity check at a tenth of the probe's
   // ceiling, not an estimate of capacity: a server under a latency SLO
-  // most often sustains 80–98% of what it failed at or achieved, and a
-  // failed confirmation most often lands 2–20% below the rate confirmed.
-  // Right, a guess spares two or three bisections of a bracket ten times
-  // too wide; wrong, it costs one.
+  // most often sustains most of what it failed at or achieved, and a
+  // failed confirmation most often lands a little below the rate
+  // confirmed. Right, a guess spares two or three bisections of a bracket
+  // ten times too wide; wrong, it costs one.
   nearGuess: 0.9,
   // The share when the failure is known to be close above capacity: the
   // server fell short of it (the bound is then its throughput at
   // saturation, not a rate it was merely asked for), or it was a
-  // confirmation of a rate that had passed a shorter step. On a CPU-bound
-  // server the rate that then held for 10 s was 96–99% of the bound in 8
-  // searches of 12 (95%, 91%, 89% and 87% in the other four).
+  // confirmation of a rate that had passed a shorter step: what then holds
+  // is most often just below the bound.
   nearClose: 0.95,
   // A wrong guess is cheap now that a failing step stops once its failure
   // is settled (early-verdict.js): one far above capacity settles in a

@@ -14,7 +14,7 @@
 const { normalSf } = require('./normal')
 
 // Up to 50 values in all, the exact distribution costs at most a few
-// million additions (ms). Beyond it, the normal approximation: with heavy
+// million additions. Beyond it, the normal approximation: with heavy
 // ties its p can be ~10% off the exact one (0.0065 against 0.0060 at
 // 40 + 45 values), which moves no decision that is not already at alpha.
 const EXACT_LIMIT = 50

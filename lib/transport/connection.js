@@ -1,10 +1,5 @@
 'use strict'
 
-// lib/transport: how a connection's bytes get to the server and back,
-// whatever protocol they carry: this file's Connection, the transport
-// chosen once per target (transport.js: TCP, a Unix socket, TLS) and a
-// proxy's tunnel (tunnel.js).
-//
 // One connection's socket, apart from the protocol spoken on it (as
 // undici's connect.js is apart from client-h1): opened through the
 // target's transport (transport.js: TCP, TLS, a proxy's tunnel), its

@@ -6,6 +6,11 @@
 // moment and handed what is read, as onData(buf, start, end).
 
 const net = require('net')
+const { lazy } = require('../core/lazy')
+// Lazy: tls, and what it loads of crypto, only for https targets.
+const tls = lazy(() => require('tls'))
+// Lazy: only an https target through a proxy needs a tunnel.
+const tunnel = lazy(() => require('./tunnel'))
 
 // Plain sockets read into this buffer with `onread`, so no Buffer is
 // allocated per read. Safe to share: the callback parses the bytes
@@ -38,7 +43,6 @@ function marks (socket, connection) {
 }
 
 function secure (target, connection, tlsConfig) {
-  const tls = require('tls')
   const options = {
     ...tlsConfig.options,
     servername: tlsConfig.servername,
@@ -52,7 +56,7 @@ function secure (target, connection, tlsConfig) {
     options.host = target.hostname
     options.port = target.port
   }
-  const socket = tls.connect(options)
+  const socket = tls().connect(options)
   socket.setNoDelay(true)
   if (target.protocol === 'h2') socket.once('error', notOffered)
   marks(socket, connection)
@@ -80,7 +84,7 @@ function tlsOptions (target, given = {}) {
     // One OpenSSL context for all of the target's connections, made from
     // the same options: tls.connect would otherwise build one per
     // connection, a fifth of the CPU of a handshake-per-request run.
-    secureContext: given.secureContext || require('tls').createSecureContext(given)
+    secureContext: given.secureContext || tls().createSecureContext(given)
   }
 }
 
@@ -111,7 +115,7 @@ function transportFor (target, config) {
     servername: config.servername || (net.isIP(target.hostname) ? undefined : target.hostname),
     session: undefined
   }
-  if (proxy !== undefined) return require('./tunnel').tunnelTransport(target, proxy, tlsConfig)
+  if (proxy !== undefined) return tunnel().tunnelTransport(target, proxy, tlsConfig)
   return (connection) => secure(target, connection, tlsConfig)
 }
 
