@@ -15,7 +15,7 @@ const { measure } = require('./measure')
 
 const SERVER = path.join(__dirname, '..', 'test', 'helpers', 'stall-server.js')
 
-// [name, flags, goals]: the goals on a quiet machine.
+// [name, flags, goals]: the goals on a quiet machine.
 const CASES = [
   { name: '-R 1000', flags: ['-c', '10', '-R', '1000'], busiest: 15 },
   { name: '-R 2000', flags: ['-c', '10', '-R', '2000'], lateAtMost: 5 },

@@ -2,11 +2,12 @@
 
 // Builds dist/cli.js: the command line's modules and their dependencies in
 // one file, and dist/cli.json, the list of the files it was made from.
-// A run of the CLI loads ~70 files; one file instead saves Node resolving,
-// reading and wrapping each of them, and V8 the background compiles of the
-// loader's hot paths: ~12 of the ~50 ms CPU a `-a 100` run added to
-// `node -e 0` on Node 24. lib/cli/bundle.js decides, at each start, whether the file
-// may be used (it is as new as its sources) or the sources are loaded.
+// A run of the CLI loads dozens of files; one file instead saves Node
+// resolving, reading and wrapping each of them, and V8 the background
+// compiles of the loader's hot paths, a good part of what a run's start-up
+// adds to `node -e 0`. lib/cli/bundle.js decides, at each start, whether
+// the file may be used (it is as new as its sources) or the sources are
+// loaded.
 //
 // Run by `npm install` in a clone (the "prepare" script) and before the
 // package is packed; `npm run build` after editing lib/ makes the CLI use
@@ -85,8 +86,8 @@ async function build () {
     banner: { js: "'use strict'\nconst __bundleDir = __dirname" },
     metafile: true,
     // Without comments and in ASCII: Node reads an ASCII file into a
-    // string at memcpy speed, one with a single "µ" ten times slower (4 ms
-    // for this one). Names are kept (stack traces, error names).
+    // string at memcpy speed, one with a single "µ" many times slower.
+    // Names are kept (stack traces, error names).
     minifyWhitespace: true,
     charset: 'ascii',
     keepNames: true,

@@ -4,13 +4,18 @@
 // workers' figures together, in the main thread (each worker's own run
 // does not judge them, see workers.js).
 
+const { createLatencyHistogram, addEncoded } = require('../results/histogram')
+const { lazy } = require('../core/lazy')
+// Lazy: only --abortOnFail needs its check, taken as the watch is made,
+// before the workers start.
+const abortChecks = lazy(() => require('../results/abort-check'))
+
 // Each worker's samples: its interval's latency is added to one live
 // histogram, its counts so far kept; once every running worker has sent
 // a sample, the thresholds are checked on the sum. add() → true when one
 // failed (the verdict in `aborted`, the 'abort' event emitted).
 function abortWatch (config, events) {
-  const { createAbortCheck, abortedAt } = require('../results/abort-check')
-  const { createLatencyHistogram, addEncoded } = require('../results/histogram')
+  const { createAbortCheck, abortedAt } = abortChecks()
   const check = createAbortCheck(config.thresholds, config.abortAfter)
   const rated = !!(config.connectionRate || config.overallRate || config.stages)
   const latency = createLatencyHistogram()

@@ -1,22 +1,31 @@
 'use strict'
 
-// lib/engine: runs. This file's autocannon(opts[, cb]) checks the options
-// into a frozen config, runs it (in this thread or in workers, round after
-// round with -f) and reports the result through the callback, the returned
-// instance's events, and the instance as a promise (instance.js). Beside
-// it: the run of one thread (run.js) or of several (workers.js,
-// worker.js), what every run counts (recorder.js), when requests may go
-// under a rate (scheduler.js, plan.js) and sequences of runs under one
-// stop() (session.js).
+// autocannon(opts[, cb]): checks the options into a frozen config, runs it
+// (in this thread or in workers, round after round with -f, after a
+// warm-up when asked) and reports the result through the callback, the
+// returned instance's events, and the instance as a promise (instance.js).
 
 const { buildConfig } = require('../config/config')
 const { warnUnknown } = require('../core/options')
-const { raise } = require('../core/errors')
+const { raise, InvalidOptionError } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { emitWarning } = require('../core/warnings')
 const { runResult } = require('../results/result')
 const { EventEmitter } = require('events')
 const { Instance } = require('./instance')
+const { lazy } = require('../core/lazy')
+// Lazy: each only once autocannon() is called, so that the package
+// required alone (for printResult or aggregateResult, say) loads none of
+// a run's set-up.
+const limits = lazy(() => require('../config/limits'))
+const prepare = lazy(() => require('../config/prepare'))
+const hostCheck = lazy(() => require('../config/host-check'))
+// Lazy: a run in this thread needs only run.js, a run in workers only
+// workers.js (and worker_threads with it).
+const inThisThread = lazy(() => require('./run'))
+const inWorkers = lazy(() => require('./workers'))
+// Lazy: only a run with an HTTP/2 target checks its ALPN.
+const alpnCheck = lazy(() => require('../http2/alpn-check'))
 
 class RunInstance extends Instance {
   constructor () {
@@ -55,14 +64,14 @@ function autocannon (opts, cb) {
     if (opts !== null && typeof opts === 'object') warnUnknown(opts)
     config = buildConfig(opts, { callbackGiven: callback !== null })
     instance.opts = config
-    const limits = require('../config/limits')
-    limits.checkLimits(config)
-    for (const { code, message } of limits.warnings(config)) emitWarning(code, message)
-    prepared = require('../config/prepare').prepare(config)
+    const { checkLimits, warnings } = limits()
+    checkLimits(config)
+    for (const { code, message } of warnings(config)) emitWarning(code, message)
+    prepared = prepare().prepare(config)
     if (opts.warmup !== undefined && opts.warmup !== null && opts.warmup !== false) {
       const warmupConfig = buildConfig(warmupOptions(opts))
-      limits.checkLimits(warmupConfig)
-      warmup = { config: warmupConfig, prepared: require('../config/prepare').prepare(warmupConfig) }
+      checkLimits(warmupConfig)
+      warmup = { config: warmupConfig, prepared: prepare().prepare(warmupConfig) }
     }
   } catch (err) {
     // autocannon throws this one at a caller that gave a callback (its
@@ -99,12 +108,12 @@ function autocannon (opts, cb) {
       settle.resolve(result)
     }
     if (config.workers) {
-      instance.run = require('./workers').runWorkers(config, events, prepared, (err, raw) => {
+      instance.run = inWorkers().runWorkers(config, events, prepared, (err, raw) => {
         if (err) return settle.reject(err)
         done(config.skipAggregateResult ? raw : runResult(raw, config))
       })
     } else {
-      const { Run } = require('./run')
+      const { Run } = inThisThread()
       // A later round did not wait: its result has no start time to keep.
       const resultOpts = startAt === config.startAt ? config : { ...config, startAt: undefined }
       const run = new Run(config, events, {
@@ -139,11 +148,11 @@ function autocannon (opts, cb) {
       const session = instance.session
       // A host that does not resolve: one line before the run, not a run
       // of connect errors.
-      await require('../config/host-check').checkHosts(config)
+      await hostCheck().checkHosts(config)
       // Before anything is sent, once per origin (workers too): a run never
       // starts against a server that cannot speak the protocol its target
       // was given.
-      if (config.urls.some((target) => target.protocol === 'h2')) await require('../http2/alpn-check').checkH2(config)
+      if (config.urls.some((target) => target.protocol === 'h2')) await alpnCheck().checkH2(config)
       const warmed = warmup === null ? undefined : await session.run(() => startRound(0, warmup, new EventEmitter()))
       const result = await session.rounds((round) => startRound(round), () => config.forever)
       if (warmed !== undefined && result) result.warmup = warmed
@@ -163,7 +172,6 @@ function autocannon (opts, cb) {
 function warmupOptions (opts) {
   const warmup = opts.warmup
   if (typeof warmup !== 'object' || Array.isArray(warmup)) {
-    const { InvalidOptionError } = require('../core/errors')
     throw new InvalidOptionError('warmup', warmup, 'must be an object of options for the warm-up, such as { connections: 1, duration: 3 }')
   }
   const out = { ...opts, ...warmup, forever: false }

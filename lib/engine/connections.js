@@ -8,8 +8,21 @@
 const { performance } = require('perf_hooks')
 const { Client } = require('../client/client')
 const { transportFor } = require('../transport/transport')
+const { seededRandom, streamSeed } = require('../core/random')
+const { lazy } = require('../core/lazy')
+// Lazy: each protocol's module only when a target speaks it (HTTP/2's
+// builds its Huffman table at load), taken as the target's route is made,
+// before anything is sent.
+const http1 = lazy(() => require('../http1/client-h1'))
+const http2 = lazy(() => require('../http2/client-h2'))
+// Lazy: only --connectionStages needs its ramp.
+const connectionRamp = lazy(() => require('./connection-ramp'))
+// Lazy: only --targets needs its entries' shared order.
+const targetOrder = lazy(() => require('../client/order'))
 
-// Connections opened per turn of the event loop (~70 µs each on loopback).
+// Connections opened per turn of the event loop: enough that thousands
+// open within a few turns, few enough that one turn's batch does not hold
+// the clock's timers back for long.
 const OPEN_BATCH = 256
 // The ramp of --connectionStages wakes at most this often (ms): a steep
 // one moves several connections at a time rather than spinning.
@@ -19,10 +32,9 @@ const RAMP_MIN_MS = 10
 const TARGETS_STREAM = 0x7a000000
 
 // The protocol a target's connections speak, decided once per target in
-// lib/config. Its module is loaded only when used (HTTP/2's builds its
-// Huffman table at load).
+// lib/config.
 function protocolOf (target) {
-  return target.protocol === 'h2' ? require('../http2/client-h2') : require('../http1/client-h1')
+  return target.protocol === 'h2' ? http2() : http1()
 }
 
 class Connections {
@@ -43,7 +55,7 @@ class Connections {
     // connections wanted now (the first `wanted` clients), and how many
     // have ever been started.
     this.ramp = config.connectionStages
-      ? require('./connection-ramp').createConnectionRamp(config.connectionStages, config.connectionShares)
+      ? connectionRamp().createConnectionRamp(config.connectionStages, config.connectionShares)
       : null
     this.rampTimer = null
     this.rampFrom = 0
@@ -71,8 +83,7 @@ class Connections {
     if (this.orders === null) this.orders = new Map()
     let order = this.orders.get(target.origin)
     if (order === undefined) {
-      const { sharedOrder } = require('../client/order')
-      const { seededRandom, streamSeed } = require('../core/random')
+      const { sharedOrder } = targetOrder()
       const config = this.config
       // Its own stream of the run's seed (the arrivals use 0, 1, 2…).
       const random = seededRandom(streamSeed(config.seed, config.shardIndex, config.workerIndex, TARGETS_STREAM + this.orders.size))

@@ -10,7 +10,7 @@
 // millisecond after they are due on an idle thread (libuv keeps time in
 // whole milliseconds, on a clock whose ticks are not ours): that
 // millisecond (GRANULARITY_MS) is the timer's, not a pause, and is not
-// counted. Measured on an idle loop: p99 1.00 ms, max 1.07 ms before it.
+// counted.
 // perf_hooks.monitorEventLoopDelay measures the same thing, but into a
 // histogram that can be neither merged across threads and machines nor
 // read per interval without a second timer; this one records into the

@@ -11,10 +11,10 @@
 // wakes this thread's event loop at once. Between wake-ups both threads
 // sleep.
 //
-// A wake-up takes time itself (the futex's timer slack, the message: about
-// 0.05–0.1 ms). Were the helper to wake at the due time, every send would
-// leave that much late, and sends planned closer together than that would
-// leave together. So the helper wakes earlier by the wake-up's own recent
+// A wake-up takes time itself (the futex's timer slack, the message).
+// Were the helper to wake at the due time, every send would leave that
+// much late, and sends planned closer together than that would leave
+// together. So the helper wakes earlier by the wake-up's own recent
 // lateness (`lead`, their running median), and the little that is left, at
 // most SPIN_MS, is waited out here by spinning on the clock; a time that
 // close when armed is waited for the same way, after the current turn of

@@ -1,13 +1,10 @@
 'use strict'
 
-// One run in this thread, from its parts: its clock (clock.js: the start,
-// the samples, the end), its connections (connections.js: the clients,
-// opened in batches or along a ramp), the handle its clients reach it
-// through (run-handle.js: the request budget, how requests ended), the
-// controls a session steps it with (controls.js), the rate plan
-// (scheduler.js) and the recorder, the only writer of the counts. It
-// starts them, takes the samples, and hands the recorder's snapshot back
-// when it is over.
+// One run in this thread: it builds its parts (its clock, its
+// connections, the handle its clients reach it through, the controls a
+// session steps it with, the rate plan under a rate, and the recorder, the
+// only writer of the counts), starts them, takes the samples, and hands
+// the recorder's snapshot back when it is over.
 //
 // The run asks of a client only start(), stop(), checkTimeout(now), its
 // `inFlight` and `connected`, and (--connectionStages) park() and unpark().
@@ -19,14 +16,20 @@ const { RunClock } = require('./clock')
 const { RunHandle } = require('./run-handle')
 const { Connections } = require('./connections')
 const { Controls } = require('./controls')
+const { createState } = require('../client/templates')
+const { seededRandom, streamSeed } = require('../core/random')
+const { lazy } = require('../core/lazy')
+// Lazy: only a run under a rate needs its plan (scheduler.js, and with it
+// plan.js, arrivals.js and the precise timer).
+const scheduler = lazy(() => require('./scheduler'))
+// Lazy: only --abortOnFail needs its check.
+const abortChecks = lazy(() => require('../results/abort-check'))
 
 const TEMPLATE_STREAM = 0x7b000000
 
 // {{seq}} is unique across the run: this thread's values are k * stride +
 // its place among all threads (workers of all shards).
 function templateState (config) {
-  const { createState } = require('../client/templates')
-  const { seededRandom, streamSeed } = require('../core/random')
   const workers = Math.max(1, config.workersOfShard || 1)
   const shards = config.shard ? config.shard.count : 1
   return createState({
@@ -47,14 +50,15 @@ class Run {
     // service time is kept beside it; -C makes latency the service time.
     const correctLatency = rated && !config.ignoreCoordinatedOmission
     this.recorder = new Recorder({ excludeErrorStats: config.excludeErrorStats, trackUncorrected: correctLatency })
-    // Loaded here, before anything is sent, and only under a rate
-    // (scheduler.js with plan.js, arrivals.js and random.js: ~1 ms).
-    this.scheduler = rated ? require('./scheduler').createScheduler(config) : null
+    // Made here, before anything is sent, so that its modules load while
+    // no request is due.
+    this.scheduler = rated ? scheduler().createScheduler(config) : null
     this.loopMonitor = new LoopMonitor(this.recorder)
     this.finished = false
-    // --abortOnFail's check, made once before the first send; the run's
-    // verdict when it stopped on one.
-    this.abortCheck = config.abortOnFail ? require('../results/abort-check').createAbortCheck(config.thresholds, config.abortAfter) : null
+    // --abortOnFail's check, made once before the first send (its module
+    // loaded with it: checkAbort uses it mid-run); the run's verdict when it
+    // stopped on one.
+    this.abortCheck = config.abortOnFail ? abortChecks().createAbortCheck(config.thresholds, config.abortAfter) : null
     this.aborted = null
     // A worker's run under --abortOnFail: each sample's figures go to the
     // main thread, which checks the whole run's (abort-watch.js).
@@ -153,7 +157,7 @@ class Run {
     const elapsed = (at - this.clock.startedAt) / 1000
     const failed = this.abortCheck(this.recorder, elapsed, this.scheduler !== null)
     if (failed === null) return false
-    this.aborted = require('../results/abort-check').abortedAt(failed, elapsed)
+    this.aborted = abortChecks().abortedAt(failed, elapsed)
     this.events.emit('abort', this.aborted)
     this.finish()
     return true

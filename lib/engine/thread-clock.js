@@ -7,26 +7,29 @@
 //
 // process.threadCpuUsage() where Node has it (23.9 and later); else, on
 // Linux, the thread's schedstat (its time on a CPU, in ns, per thread in
-// worker threads too: ~2 µs a read of a file kept open); else, in the main
+// worker threads too: a read of a file kept open); else, in the main
 // thread only, process.cpuUsage(), the whole process's (GC helpers and
 // the libuv pool included: a little more own work than there was). A
 // worker thread with none of these gets no clock (null): the whole
 // process's CPU time would count the other workers' work as its own.
 
 const fs = require('fs')
+const { lazy } = require('../core/lazy')
+// Lazy: only a thread with neither clock above asks whether it is the
+// main one.
+const workerThreads = lazy(() => require('worker_threads'))
 
 const SCHEDSTAT = '/proc/thread-self/schedstat'
 
 // → { source, read() → µs, close() }, or null. The options stand in for
 // the process and the file in tests.
-// worker_threads is loaded only for the last case (~0.5 ms of a start).
 function createThreadClock ({ threadCpuUsage = process.threadCpuUsage, schedstat = SCHEDSTAT, mainThread } = {}) {
   if (typeof threadCpuUsage === 'function') {
     return { source: 'threadCpuUsage', read: () => { const u = threadCpuUsage(); return u.user + u.system }, close () {} }
   }
   const stat = schedstat ? openSchedstat(schedstat) : null
   if (stat !== null) return stat
-  if (mainThread === undefined ? require('worker_threads').isMainThread : mainThread) return { source: 'cpuUsage', read: () => { const u = process.cpuUsage(); return u.user + u.system }, close () {} }
+  if (mainThread === undefined ? workerThreads().isMainThread : mainThread) return { source: 'cpuUsage', read: () => { const u = process.cpuUsage(); return u.user + u.system }, close () {} }
   return null
 }
 
@@ -42,7 +45,7 @@ function openSchedstat (file) {
   // time: the file is made anew at each read. The kernel brings a running
   // thread's count up to date only at a scheduler tick (up to 10 ms
   // behind), or when the process's CPU time is asked for, as
-  // process.cpuUsage() does (getrusage: ~1 µs): asked first.
+  // process.cpuUsage() does (one getrusage call): asked first.
   const read = () => {
     process.cpuUsage()
     const n = fs.readSync(fd, buf, 0, buf.length, 0)

@@ -6,8 +6,8 @@
 // (fan-in.js). Once the run has ended (stopped, or failed), a worker
 // answers no more: what a session is waiting for, or asks later, is
 // answered here instead. A cut gets the workers' last snapshots (or the
-// failure), a peek no bound, a drain done. Without this a search stopped
-// mid-step waited forever.
+// failure), a peek no bound, a drain done. Without this, a search stopped
+// mid-step would wait forever.
 
 const { ratePart } = require('../config/split')
 const { FanIn } = require('./fan-in')

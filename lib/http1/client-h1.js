@@ -16,8 +16,14 @@ const { ResponseParser } = require('./response-parser')
 const { http1Encoding } = require('./request-encoder')
 const { CountedError, socketHangUp } = require('../core/errors')
 const { lazy } = require('../core/lazy')
-// Lazy: only a proxy's refusal (407) of an http target's requests needs it.
-const tunnel = lazy(() => require('../transport/tunnel'))
+// Lazy: only an http target through a proxy needs it, for the proxy's
+// refusal (407) of its requests.
+const proxyRefusal = lazy(() => require('../transport/proxy-refusal'))
+
+// Its function, taken as a proxied target's first connection is set up,
+// before anything is sent: a 407 comes mid-run, where a module loaded
+// would hold up the requests due then.
+let refusedRequest = null
 
 class Http1 {
   // client: the Client it frames requests for; setup: Run#clientSetup.
@@ -35,6 +41,7 @@ class Http1 {
     // Through an HTTP proxy, a 407 is the proxy refusing us, not the
     // target answering: decided once, here.
     this.proxied = client.target.absoluteForm !== undefined
+    if (this.proxied && refusedRequest === null) refusedRequest = proxyRefusal().refusedRequest
     this.ready = true
     this.accepting = true
     this.spent = false
@@ -301,7 +308,7 @@ class Http1 {
     const client = this.client
     if (this.proxied && status === 407 && this.inFlight > 0) {
       this.parser.abort()
-      client.fail(tunnel().refusedRequest(client.target))
+      client.fail(refusedRequest(client.target))
       return
     }
     if (this.inFlight === 0 || (client.pendingRequest !== null && this.inFlight === 1)) {

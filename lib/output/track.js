@@ -66,6 +66,10 @@ function track (instance, opts) {
   opts = Object.assign({}, DEFAULTS, opts)
   const stream = opts.outputStream
   const label = opts.warmupRunning ? 'warmup' : 'running'
+  // Taken here, before the run starts, and only for a bar on a terminal (a
+  // bar on anything else would just be noise in a log): loaded at 'start',
+  // it would delay the run's first requests.
+  const ProgressBar = opts.renderProgressBar && stream.isTTY ? progress() : null
 
   let bar = null
   let startedAt = 0
@@ -83,11 +87,9 @@ function track (instance, opts) {
     stream.write(header(instance.opts, label) + '\n')
     startedAt = Date.now()
     responses = 0
-    // A bar on anything but a terminal would just be noise in a log.
-    if (!stream.isTTY) return
+    if (ProgressBar === null) return
     const format = opts.progressBarString ||
       `${printResult.colorsFor(stream).green(label)} [:bar] :percent`
-    const ProgressBar = progress()
     bar = new ProgressBar(format, {
       width: 20,
       incomplete: ' ',

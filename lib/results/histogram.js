@@ -4,14 +4,9 @@
 // objects. Latency is recorded in integer microseconds and reported in
 // milliseconds; request and byte counts are recorded as they are.
 //
-// The module every stage requires for histograms; its parts, one concept
-// each, are in histogram/:
-//   latency-histogram.js  the latency histogram's fast recordValue
-//   create.js             the latency and count histograms a run records into
-//   v2-encoding.js        HdrHistogram's V2 encoding: encode, pack, decode, addEncoded
-//   merge.js              histograms added and subtracted bucket by bucket
-//   buckets.js            which buckets hold counts
-//   stats.js              toStats, valueSum, countAbove
+// The one module every stage requires for histograms: the parts of
+// histogram/, one concept each, gathered here, with the warm-up a run
+// gives them before it sends and the phases it times.
 
 const { createLatencyHistogram, createCountHistogram } = require('./histogram/create')
 const { encode, pack, isPacked, decode, addEncoded } = require('./histogram/v2-encoding')

@@ -1,16 +1,12 @@
 'use strict'
 
-// lib/results: what a run measured, as autocannon's result object: this
-// file's aggregateResult and runResult, the histograms it is built from
-// and travels with (histogram.js), thresholds held to it (thresholds.js),
-// and results read back from files (saved-result.js).
-//
-// Raw run data (from recorder.snapshot(), one per run, worker, process or
-// machine) → autocannon's result object. Histograms are merged bucket by
-// bucket, so percentiles of the merge equal those of one run that saw
-// every request. Per-interval samples are aligned by time, not by arrival
-// order: samples of runs that overlapped in time are summed (they were
-// load on the server at once), samples of runs that did not are kept apart.
+// aggregateResult and runResult: raw run data (from recorder.snapshot(),
+// one per run, worker, process or machine) → autocannon's result object.
+// Histograms are merged bucket by bucket, so percentiles of the merge
+// equal those of one run that saw every request. Per-interval samples are
+// aligned by time, not by arrival order: samples of runs that overlapped
+// in time are summed (they were load on the server at once), samples of
+// runs that did not are kept apart.
 
 const { createCountHistogram, createLatencyHistogram, decode, encode, pack, isPacked, addEncoded, addHistogram, toStats, TIMINGS } = require('./histogram')
 const { noErrorsByCause, raise } = require('../core/errors')
@@ -18,6 +14,9 @@ const { upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
 const { DEFAULTS } = require('../core/options')
 const { generatorHealth } = require('./generator-health')
+const { lazy } = require('../core/lazy')
+// Lazy: only a result held to thresholds needs them.
+const thresholds = lazy(() => require('./thresholds'))
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
   'mismatches', 'non2xx', 'resets', 'resent', 'late', 'planned', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
@@ -83,7 +82,8 @@ function sorted (slots) {
   return [...slots.keys()].sort((a, b) => a - b).map((slot) => {
     const { parts, ...acc } = slots.get(slot)
     // Packed, as a single part already is: the result keeps the slots
-    // until its series is first read, and a summed histogram is ~90 kB.
+    // until its series is first read, and a summed histogram's buckets
+    // take far more memory than their packed counts.
     acc.latency = parts.length === 1 ? parts[0] : pack(addParts(parts))
     return acc
   })
@@ -141,7 +141,7 @@ function mergeHistograms (raws, field, pick = (r) => r[field]) {
 
 // Where the time went, phase by phase, in ms as latency is: each phase's
 // stats with its count (a phase never taken, such as tls over plain TCP,
-// has a count of 0). Results saved before phases were timed have none.
+// has a count of 0). A result saved without phase timings has none.
 function timingsOf (raws) {
   if (!raws.some((r) => r.timings)) return null
   const histograms = {}
@@ -163,8 +163,8 @@ const LATENCY_STATS = { scale: 1000, decimals: 3, bucketEdges: true }
 // `key` of `object` computed on first read, as a plain enumerable field to
 // everyone else (JSON.stringify, spread, structuredClone, deep equality
 // read it alike); assigning replaces it. Encoding a result's histograms
-// and series loads zlib, packs and compresses each one: ~7 ms of a
-// 100-request run's start-up, for outputs the tables do not need.
+// and series loads zlib, packs and compresses each one: a real part of a
+// short run's start-up, for outputs the tables do not need.
 function whenRead (object, key, compute) {
   let value
   let computed = false
@@ -350,7 +350,7 @@ function runResult (results, opts) {
   const aborted = raws.find((r) => r.aborted)
   if (aborted) result.aborted = { ...aborted.aborted }
   if (opts.thresholds && opts.thresholds.length) {
-    result.thresholds = require('./thresholds').evaluateThresholds(opts.thresholds, result)
+    result.thresholds = thresholds().evaluateThresholds(opts.thresholds, result)
   }
   // Which part of a sharded run this is, and the start time the shards
   // shared: what `autocannon merge` counts and checks.

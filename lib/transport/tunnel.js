@@ -4,26 +4,13 @@
 // the proxy (their requests were built in absolute form, see
 // lib/http1/request-encoder.js); an https target gets a tunnel, CONNECT
 // host:port and then TLS inside it, as undici's ProxyAgent does. Only the
-// connect step differs from a direct run. Loaded only when a target has a
-// proxy.
+// connect step differs from a direct run. Loaded only when an https
+// target has a proxy.
 
 const net = require('net')
 const tls = require('tls')
-const { AutocannonError } = require('../core/errors')
 const { authority } = require('../core/url')
-
-// Refusals are counted as connect errors under this code.
-function refused (proxy, to, why) {
-  return new AutocannonError('AC_PROXY_REFUSED', `proxy ${proxy.href} refused the tunnel to ${to}: ${why}`)
-}
-
-// An http target's request answered 407 by the proxy (the client fails
-// its connection with this, see Client#onMessageComplete).
-function refusedRequest (target) {
-  const proxy = target.proxy
-  return new AutocannonError('AC_PROXY_REFUSED', `proxy ${proxy.href} refused the requests to ${target.origin}: 407 Proxy Authentication Required` +
-    (proxy.auth ? ' (the credentials were not accepted)' : ' (it wants credentials: put user:pass@ before the proxy\'s host)'))
-}
+const { refused, credentialsHint } = require('./proxy-refusal')
 
 // A proxy answering CONNECT with more header than this is not one.
 const MAX_RESPONSE_HEAD = 16 * 1024
@@ -63,7 +50,7 @@ function tunnelTransport (target, proxy, tlsConfig) {
         if (code < 200 || code > 299) {
           const reason = status[2].trim()
           return raw.destroy(refused(proxy, to, `${code}${reason ? ' ' + reason : ''}` +
-            (code === 407 ? (proxy.auth ? ' (the credentials were not accepted)' : ' (it wants credentials: put user:pass@ before the proxy\'s host)') : '')))
+            (code === 407 ? credentialsHint(proxy) : '')))
         }
         // The server speaks only after our ClientHello, so nothing of the
         // tunnel can have come with the proxy's answer.
@@ -92,4 +79,4 @@ function tunnelTransport (target, proxy, tlsConfig) {
   }
 }
 
-module.exports = { tunnelTransport, refusedRequest }
+module.exports = { tunnelTransport }

@@ -16,7 +16,9 @@ const t = require('tap')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
+const http = require('http')
 const { childServer } = require('../helpers/servers')
+const { listen } = require('../helpers/listen')
 const { run } = require('../helpers/cli')
 const { pauseEnv } = require('../helpers/pause-injector')
 const { ownPauseFailures } = require('../helpers/truth-guards')
@@ -86,6 +88,33 @@ t.test('with worker threads, none of them loads or compresses anything while the
   const m = await firstUsesDuring(t, ['-c', '4', '-R', '500', '-d', '2', '-w', '2'], { endSlackMs: 50 })
   t.equal(m.threads, 3, 'the spy ran in the main thread and in both workers')
   t.same(firstUseFailures(m), [])
+})
+
+// An HTTP proxy for http targets that forwards each request but every
+// `every`th, which it refuses with a 407, as a proxy whose credentials
+// stopped being accepted would: the refusals come while the run sends.
+async function refusingProxy (t, every) {
+  const agent = new http.Agent({ keepAlive: true })
+  t.teardown(() => agent.destroy())
+  let n = 0
+  const port = await listen(t, http.createServer((req, res) => {
+    if (++n % every === 0) {
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="bench"', 'content-length': 0 })
+      return res.end()
+    }
+    http.get(req.url, { agent }, (up) => {
+      res.writeHead(up.statusCode, up.headers)
+      up.pipe(res)
+    }).on('error', () => res.destroy())
+  }))
+  return `http://127.0.0.1:${port}`
+}
+
+t.test('a proxy\'s 407 mid-run loads nothing while the run sends', async (t) => {
+  const proxy = await refusingProxy(t, 20)
+  const m = await firstUsesDuring(t, ['-c', '10', '-R', '1000', '-d', '2', '--proxy', proxy])
+  t.ok(m.result.errorCodes.AC_PROXY_REFUSED > 0, `the proxy refused requests mid-run (${JSON.stringify(m.result.errorCodes)})`)
+  t.same(firstUseFailures(m), [], 'the refusal\'s error was at hand before the run sent')
 })
 
 // The pause that broke it once was 19 ms of first-use work at the first

@@ -1,7 +1,8 @@
 'use strict'
 
 // track(): header, progress bar driven by 'tick' events (seconds or
-// responses), and the tables on 'done', with a fake instance and streams.
+// responses), and the tables on 'done', with a fake instance and streams;
+// and when the bar's module is loaded.
 
 const t = require('tap')
 const { EventEmitter } = require('events')
@@ -146,4 +147,28 @@ t.test('a new header and bar each round (forever)', async (t) => {
   }
   t.equal(stream.out.match(/Running 10 requests test/g).length, 2)
   t.equal(parseTables(stream.out).length, 4)
+})
+
+// In a fresh process: whether the bar's module (progress) is loaded once
+// track() is called, and once the run has started.
+function progressLoaded (isTTY) {
+  const { execFileSync } = require('child_process')
+  const script = `
+    const { EventEmitter } = require('events')
+    const track = require(${JSON.stringify(require.resolve('../../lib/output/track'))})
+    const loaded = () => Object.keys(require.cache).some((f) => /[\\\\/]node_modules[\\\\/]progress[\\\\/]/.test(f))
+    const stream = { isTTY: ${isTTY}, columns: 80, write: () => true, cursorTo () {}, clearLine () {} }
+    const instance = new EventEmitter()
+    instance.opts = { url: 'http://127.0.0.1:3000', connections: 1, pipelining: 1, duration: 1, amount: 0 }
+    track(instance, { outputStream: stream })
+    const onTrack = loaded()
+    instance.emit('start')
+    process.stdout.write(JSON.stringify({ onTrack, afterStart: loaded() }))
+  `
+  return JSON.parse(execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }))
+}
+
+t.test('the bar\'s module is taken when track() is called, before the run starts, and only for a terminal', async (t) => {
+  t.same(progressLoaded(true), { onTrack: true, afterStart: true }, 'on a terminal: loaded by track(), not at \'start\'')
+  t.same(progressLoaded(false), { onTrack: false, afterStart: false }, 'elsewhere: never loaded')
 })

@@ -11,7 +11,6 @@ const t = require('tap')
 const net = require('net')
 const tls = require('tls')
 const { transportFor } = require('../../lib/transport/transport')
-const { refusedRequest } = require('../../lib/transport/tunnel')
 const { spy } = require('../helpers/spy')
 const { makePki } = require('../helpers/pki')
 const { tempDir } = require('../helpers/recording')
@@ -231,17 +230,6 @@ for (const [name, auth, answer, why] of REFUSALS) {
     t.same(conn.events, [], 'the connection was neither upgraded nor connected')
   })
 }
-
-t.test('refusedRequest: an http target\'s requests answered 407', async (t) => {
-  const target = (auth) => ({ origin: 'http://a.test', proxy: { href: 'http://127.0.0.1:3128', auth } })
-  const without = refusedRequest(target(undefined))
-  t.same({ code: without.code, message: without.message }, {
-    code: 'AC_PROXY_REFUSED',
-    message: 'proxy http://127.0.0.1:3128 refused the requests to http://a.test: 407 Proxy Authentication Required (it wants credentials: put user:pass@ before the proxy\'s host)'
-  })
-  t.equal(refusedRequest(target('Basic eDp5')).message,
-    'proxy http://127.0.0.1:3128 refused the requests to http://a.test: 407 Proxy Authentication Required (the credentials were not accepted)')
-})
 
 t.test('the seam: the tunnel uses only onConnect, onData, upgrade and mark of its connection', async (t) => {
   const stray = [...used].filter((name) => !SEAM.includes(name))

@@ -10,6 +10,15 @@
 // v2-encoding.test.js.
 
 const { createLatencyHistogram } = require('./create')
+const { lazy } = require('../../core/lazy')
+// Lazy: zlib only once a histogram is compressed or inflated (after a
+// run, or to read one back): a run keeps its intervals packed, and a
+// result's tables need nothing compressed.
+const zlib = lazy(() => require('zlib'))
+// Lazy: the library's decoder only for an encoding of another layout than
+// ours (significant digits, lowest value, bucket size), as another
+// tool's file may have.
+const libraryEncoding = lazy(() => require('hdr-histogram-js/dist/encoding'))
 
 const V2_COMPRESSED_COOKIE = 0x1c849304
 const V2_COOKIE = 0x1c849303
@@ -23,7 +32,7 @@ const HEADER_BYTES = 40
 // already, and the library's encoding module stays unloaded.
 function encode (value) {
   const raw = isPacked(value) ? value : pack(value)
-  const deflated = require('zlib').deflateSync(raw)
+  const deflated = zlib().deflateSync(raw)
   const out = Buffer.allocUnsafe(8 + deflated.length)
   out.writeInt32BE(V2_COMPRESSED_COOKIE | 0x10, 0)
   out.writeInt32BE(deflated.length, 4)
@@ -96,7 +105,7 @@ function decode (value, bitBucketSize = 32) {
     const histogram = createLatencyHistogram()
     if (addEncoded(histogram, value, { fallback: false })) return histogram
   }
-  return require('hdr-histogram-js/dist/encoding').decodeFromCompressedBase64(typeof value === 'string' ? value : encode(value), bitBucketSize, false)
+  return libraryEncoding().decodeFromCompressedBase64(typeof value === 'string' ? value : encode(value), bitBucketSize, false)
 }
 
 // Adds an encoded histogram to `target`, bucket by bucket, as
@@ -113,7 +122,7 @@ function addEncoded (target, encoded, { fallback = true } = {}) {
   if (raw === null || raw.readInt32BE(12) !== target.numberOfSignificantValueDigits ||
     Number(raw.readBigInt64BE(16)) !== target.lowestDiscernibleValue) {
     if (!fallback) return false
-    target.add(require('hdr-histogram-js/dist/encoding').decodeFromCompressedBase64(typeof encoded === 'string' ? encoded : encode(encoded), 32, false))
+    target.add(libraryEncoding().decodeFromCompressedBase64(typeof encoded === 'string' ? encoded : encode(encoded), 32, false))
     return true
   }
   const highest = Number(raw.readBigInt64BE(24))
@@ -162,7 +171,7 @@ function addEncoded (target, encoded, { fallback = true } = {}) {
 function inflateEncoded (encoded) {
   const bytes = Buffer.from(encoded.trim(), 'base64')
   if (bytes.length < 8 || (bytes.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE) return null
-  const raw = require('zlib').inflateSync(bytes.subarray(8, 8 + bytes.readInt32BE(4)))
+  const raw = zlib().inflateSync(bytes.subarray(8, 8 + bytes.readInt32BE(4)))
   if (raw.length < HEADER_BYTES || (raw.readInt32BE(0) & ~0xf0) !== V2_COOKIE) return null
   return raw
 }
