@@ -33,7 +33,8 @@ module.exports = async function * unitReporter (source) {
       // An assertion or a test that failed (not a file's exit, nor a
       // subtest's parent).
       failures.push(data)
-    } else if (type === 'test:stderr') {
+    } else if (type === 'test:stderr' && (data.entryFile || data.file)) {
+      // (Node 22 names no file for some: those cannot be told apart.)
       const file = path.resolve(data.entryFile || data.file)
       stderr.set(file, (stderr.get(file) || '') + data.message)
     } else if (type === 'test:summary' && data.file === undefined) {
