@@ -3,8 +3,9 @@
 // --on-port (lib/cli/on-port.js): the URL pointed at the port the command
 // listens on, and the command started with detect-port.js preloaded,
 // told apart from its process when it listens, stopped with its process
-// group. Through the CLI: test/e2e/cli.test.js; a command that cannot start
-// or exits first: test/e2e/api.test.js.
+// group. A member of the group that outlives the grace:
+// test/e2e/on-port-grace.test.js. Through the CLI: test/e2e/cli.test.js; a
+// command that cannot start or exits first: test/e2e/api.test.js.
 
 const t = require('tap')
 const http = require('http')
@@ -43,39 +44,4 @@ t.test('startCommand: a session stopped before the command listens ends it', asy
   const started = startCommand({ spawn: [process.execPath, '-e', 'setTimeout(() => {}, 30000)'] }, session)
   setTimeout(() => session.stop(), 200)
   t.type(await started.catch((err) => err), Interrupted, 'ends as Ctrl-C does, quietly')
-})
-
-t.test('stop(): resolves once nothing of the command\'s group is left, a member that ignores SIGTERM killed after the grace', async (t) => {
-  const fs = require('fs')
-  const os = require('os')
-  const path = require('path')
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-on-port-'))
-  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
-  const pidFile = path.join(dir, 'grandchild')
-  // The leader listens and exits on SIGTERM; its child (same group)
-  // ignores SIGTERM and outlives it.
-  const grandchild = `process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000)`
-  const leader = `require("child_process").spawn(process.execPath, ["-e", ${JSON.stringify(grandchild)}], { stdio: "ignore", env: {} }); require("http").createServer().listen(0, "127.0.0.1")`
-  // The command's socket folder goes in a TMPDIR of this test's own, where
-  // other tests running beside it make and remove none.
-  const tmp = path.join(dir, 'tmp')
-  fs.mkdirSync(tmp)
-  const saved = process.env.TMPDIR
-  process.env.TMPDIR = tmp
-  t.teardown(() => { if (saved === undefined) delete process.env.TMPDIR; else process.env.TMPDIR = saved })
-  const { stop } = await startCommand({ spawn: [process.execPath, '-e', leader] }, new Session())
-  const until = Date.now() + 10000
-  while (!fs.existsSync(pidFile) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20))
-  const pid = Number(fs.readFileSync(pidFile, 'utf8'))
-  t.match(fs.readdirSync(tmp), [/^autocannon-/], 'the socket folder, while the command runs')
-  const stoppedAt = Date.now()
-  await stop()
-  const took = Date.now() - stoppedAt
-  // Dead: no longer there, or a zombie that init has not reaped yet.
-  let state = 'gone'
-  try { state = fs.readFileSync(`/proc/${pid}/stat`, 'utf8') } catch {}
-  t.ok(state === 'gone' || / Z /.test(state.slice(state.lastIndexOf(')'))), `the group's other member is gone too (${state.slice(0, 40)})`)
-  t.ok(took >= 2900 && took < 8000, `SIGKILL after the 3 s grace (${took} ms)`)
-  t.equal(await stop(), undefined, 'a second stop() is the same one')
-  t.same(fs.readdirSync(tmp), [], 'its socket folder removed')
 })

@@ -2,11 +2,13 @@
 
 // The progress tick across worker threads: the workers' ticks summed and
 // emitted as one each second (even an empty one), a fresh sum after each;
-// at the end what came since the last, only if anything did.
+// at the end what came since the last, only if anything did. The seconds
+// are a fake clock's.
 
 const t = require('tap')
 const { EventEmitter } = require('events')
 const { ProgressTicks } = require('../../lib/engine/progress-ticks')
+const { useFakeClock } = require('../helpers/fake-clock')
 
 function ticksOf (t) {
   const events = new EventEmitter()
@@ -36,6 +38,7 @@ t.test('the end: what came since the last tick, only if anything did', async (t)
 })
 
 t.test('each second until stopped', async (t) => {
+  useFakeClock(t)
   const { ticks, heard } = ticksOf(t)
   const at = Date.now()
   ticks.add(1, 100)

@@ -1,14 +1,14 @@
 'use strict'
 
 // A Run (lib/engine/run.js) against a loopback server: how it wires its
-// parts, the one snapshot finish() hands back (with the last sample's
-// rule), abort(), a stop before the start time, and emitResponses.
-// Whole runs are tested end to end elsewhere (test/engine.test.js and
+// parts, the one snapshot finish() hands back, abort(), a stop before the
+// start time, and emitResponses. The last sample's rule, which stops at
+// chosen moments of the real clock: test/e2e/run-last-interval.test.js.
+// Whole runs are tested end to end elsewhere (test/e2e/engine.test.js and
 // others); this holds the wiring.
 
 const t = require('tap')
 const { EventEmitter } = require('events')
-const { performance } = require('perf_hooks')
 const { Run } = require('../../lib/engine/run')
 const { RunHandle } = require('../../lib/engine/run-handle')
 const { Connections } = require('../../lib/engine/connections')
@@ -89,45 +89,6 @@ t.test('a run of whole intervals: one sample per interval, on the grid', async (
   run.stop()
   await sleep(10)
   t.equal(ends.done.length, 1, 'stop() after the end: no second snapshot')
-})
-
-t.test('the last interval: a sample when nearly whole, else counted without one', async (t) => {
-  const server = await rawServer(t, () => OK)
-  {
-    // Stopped 97 ms into a 100 ms interval: within its slack (5 ms), it
-    // ends where its timer would have.
-    const { run, ends, ended } = runOf(server.url, { connections: 1, duration: 10, sampleInt: 100 })
-    run.start()
-    setTimeout(() => run.stop(), 97)
-    await ended
-    const snapshot = ends.done[0]
-    t.same(snapshot.series.map((x) => x[0]), [run.clock.epochAt(run.clock.startedAt + 100)], 'nearly whole: one sample, on the grid')
-  }
-  {
-    // Stopped half-way into the second interval: not a sample.
-    const { run, ends, ended } = runOf(server.url, { connections: 1, duration: 10, sampleInt: 100 })
-    run.start()
-    setTimeout(() => run.stop(), 150)
-    await ended
-    const snapshot = ends.done[0]
-    t.same(snapshot.series.map((x) => x[0]), [run.clock.epochAt(run.clock.startedAt + 100)], 'the half interval is no sample')
-    const inSamples = snapshot.series.reduce((sum, x) => sum + x[1], 0)
-    t.ok(snapshot.totalCompletedRequests >= inSamples, `its responses are counted all the same (${snapshot.totalCompletedRequests} ≥ ${inSamples})`)
-  }
-  {
-    // A short run's only interval is a sample, whole or not.
-    const { run, ends, ended } = runOf(server.url, { connections: 1, duration: 10, sampleInt: 1000 })
-    run.start()
-    await sleep(40)
-    const before = performance.now()
-    run.stop()
-    const after = performance.now()
-    await ended
-    const snapshot = ends.done[0]
-    t.equal(snapshot.samples, 1, 'the only interval of a short run')
-    const at = snapshot.series[0][0]
-    t.ok(at >= run.clock.epochAt(before) && at <= run.clock.epochAt(after), 'ending when it stopped')
-  }
 })
 
 t.test('abort(err): the run ends with the error, and no snapshot', async (t) => {

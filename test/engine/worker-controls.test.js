@@ -5,10 +5,12 @@
 // snapshots, a peek's figures) or combined (a drain is done when every
 // worker's is), the waits bounded; once the run is over, what is pending
 // and what is asked later answered without the workers. Driven with
-// workers that only record what they are sent.
+// workers that only record what they are sent, on a fake clock where a
+// wait runs out.
 
 const t = require('tap')
 const { WorkerControls } = require('../../lib/engine/worker-controls')
+const { useFakeClock } = require('../helpers/fake-clock')
 
 const recorders = (n) => Array.from({ length: n }, () => ({ sent: [], postMessage (msg) { this.sent.push(msg) } }))
 
@@ -36,6 +38,7 @@ t.test('cut: each worker\'s snapshot, in worker order', async (t) => {
 })
 
 t.test('peek: each worker\'s figures; null when one has not answered within a second', async (t) => {
+  useFakeClock(t)
   const { workers, controls } = controlsOf(2)
   const peek = controls.peek([50, 100], 3000)
   t.same(workers[0].sent, [{ type: 'peek', limitsMs: [50, 100], remainingMs: 3000 }])
@@ -51,6 +54,7 @@ t.test('peek: each worker\'s figures; null when one has not answered within a se
 })
 
 t.test('drain: done when every worker\'s is; not done when one\'s is not, or one is silent', async (t) => {
+  useFakeClock(t)
   const { workers, controls } = controlsOf(2)
   const both = controls.drain(200)
   t.same(workers[1].sent, [{ type: 'drain', timeoutMs: 200 }])

@@ -5,7 +5,8 @@
 // a stop), a worker still starting a second after the stop dropped, the
 // end once every worker has answered or been dropped, and any failure
 // (an error, an exit before the snapshot) the run's. Driven with workers
-// that are message ports (what the group sees of a thread).
+// that are message ports (what the group sees of a thread), on a fake
+// clock where the group waits on its timer.
 
 const t = require('tap')
 const path = require('path')
@@ -13,6 +14,7 @@ const path = require('path')
 // with it: what it makes is told by name, not instanceof.
 const { AutocannonError, toMessage } = require('../../lib/core/errors')
 const { PortWorker, withPortWorkers } = require('../helpers/port-workers')
+const { useFakeClock } = require('../helpers/fake-clock')
 
 // A group of `count` PortWorkers: { group, workers, ends, messages, finished }.
 function groupOf (t, count) {
@@ -74,6 +76,7 @@ t.test('stopped before all are ready: each told at once, none told to go', async
 })
 
 t.test('stopped: a worker still starting a second later is dropped, the run ends with the others', async (t) => {
+  useFakeClock(t)
   const { group, workers, ends } = groupOf(t, 3)
   workers[1].send({ type: 'ready' })
   workers[2].send({ type: 'ready' })
@@ -92,6 +95,7 @@ t.test('stopped: a worker still starting a second later is dropped, the run ends
 })
 
 t.test('stopped, and none had started a second later: the run fails, saying so', async (t) => {
+  useFakeClock(t)
   const { group, workers, ends } = groupOf(t, 2)
   group.stop()
   await until(() => ends.length > 0)

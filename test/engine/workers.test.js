@@ -5,17 +5,17 @@
 // workers' samples together: counts summed, latencies added, judged at
 // the sample every running worker has reached, the verdict once. Driven
 // with workers that are message ports (what runWorkers sees of a thread),
-// then once with real threads against a loopback server.
+// on a fake clock where the run waits on its timers. With real threads
+// against a loopback server: test/e2e/workers-abort-threads.test.js.
 
 const t = require('tap')
-const http = require('http')
 const { EventEmitter } = require('events')
 const { buildConfig } = require('../../lib/config/config')
-const { workerConfig, runWorkers } = require('../../lib/engine/workers')
+const { workerConfig } = require('../../lib/engine/workers')
 const { createLatencyHistogram, pack } = require('../../lib/results/histogram')
-const { listen } = require('../helpers/servers')
 // Workers as runWorkers sees them: they take messages and send theirs.
 const { PortWorker, withPortWorkers } = require('../helpers/port-workers')
+const { useFakeClock } = require('../helpers/fake-clock')
 
 const url = 'http://127.0.0.1:9'
 const sum = (list) => list.reduce((a, b) => a + b, 0)
@@ -189,6 +189,7 @@ t.test('stopped before every worker is ready: each is told at once, and none is 
 })
 
 t.test('stopped: a worker still starting 1 s later is ended, the run ends with the others', async (t) => {
+  useFakeClock(t)
   const { runWorkers } = withPortWorkers(t, 'engine/workers')
   const ended = []
   const controls = runWorkers(buildConfig({ url, workers: 3, connections: 3 }), new EventEmitter(), {}, (err, raws) => ended.push({ err, raws }))
@@ -219,6 +220,7 @@ t.test('stopped: a worker still starting 1 s later is ended, the run ends with t
 })
 
 t.test('a run of a duration ends by its deadline from the start, however long its workers take to start', async (t) => {
+  useFakeClock(t)
   const { runWorkers } = withPortWorkers(t, 'engine/workers')
   const started = Date.now()
   let endedAt = 0
@@ -239,26 +241,4 @@ t.test('a run of a duration ends by its deadline from the start, however long it
   t.same(amountWorkers.map((w) => w.posted), [[], []], 'nothing posted to an amount run before it is ready')
   counted.stop()
   for (const w of amountWorkers) w.send({ type: 'done', raw: {} })
-})
-
-t.test('real threads: the thresholds fail on the workers\' figures, every thread stops, the verdict is the run\'s', async (t) => {
-  const server = http.createServer((req, res) => {
-    res.statusCode = 500
-    res.end('no')
-  })
-  const target = await listen(t, server)
-  const config = buildConfig({ url: target, workers: 2, connections: 2, duration: 10, sampleInt: 100, thresholds: ['non2xx < 1'], abortOnFail: true })
-  const events = new EventEmitter()
-  const aborts = []
-  events.on('abort', (verdict) => aborts.push(verdict))
-  const started = Date.now()
-  const raws = await new Promise((resolve, reject) => runWorkers(config, events, {}, (err, raws) => err ? reject(err) : resolve(raws)))
-  const took = Date.now() - started
-  t.equal(aborts.length, 1, 'one verdict')
-  t.match(aborts[0], { threshold: 'non2xx < 1', unit: '' })
-  t.ok(aborts[0].value >= 1, `${aborts[0].value} non-2xx`)
-  t.ok(aborts[0].at > 0 && aborts[0].at < 5, `at ${aborts[0].at} s`)
-  t.equal(raws.length, 2, 'a snapshot from each thread')
-  t.same(raws[0].aborted, aborts[0], 'the verdict in the first')
-  t.ok(took < 8000, `both threads stopped long before the 10 s (${took} ms)`)
 })

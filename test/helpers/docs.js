@@ -1,9 +1,10 @@
 'use strict'
 
-// The documentation as the tests of test/docs/ read it: the pages
-// (README.md, CHANGELOG.md, docs/**/*.md), their fenced blocks, their
-// inline code and links outside those blocks, and their headings' anchors
-// as GitHub makes them.
+// The documentation as its tests read it (test/docs/, and the runnable
+// examples' test/e2e/docs-runnable.test.js): the pages (README.md,
+// CHANGELOG.md, docs/**/*.md), their fenced blocks, their inline code and
+// links outside those blocks, and their headings' anchors as GitHub makes
+// them.
 
 const fs = require('fs')
 const path = require('path')

@@ -5,7 +5,8 @@
 // calls (drain, the new rate, an unrecorded warm-up cut away, the measured
 // window cut out), a watch that settles the window early, and a step that
 // ends at once when the session stops or the run fails. On real runs:
-// test/engine/session.test.js and test/search/early-verdict.test.js.
+// test/e2e/session-stepped-runs.test.js and
+// test/e2e/early-verdict-stepped-runs.test.js.
 
 const t = require('tap')
 const { performance } = require('perf_hooks')
