@@ -4,14 +4,25 @@
 // and its helpers, each loaded when first called, so that a plain run
 // loads none of what it does not use. lib/ says how it is built.
 
-const { autocannon } = require('./lib/engine/autocannon')
+const engine = require('./lib/engine/autocannon')
 
 function track (instance, opts) {
   return require('./lib/output/track')(instance, opts)
 }
 
+// A run whose options came from parseArguments is shown as autocannon
+// shows it (the header and tables on stderr), with track(); a run whose
+// options ask for a dashboard is watched by it (loaded only then).
+function autocannon (opts, cb) {
+  const instance = engine.autocannon(opts, cb, { show: track })
+  if (instance.opts !== null && instance.opts.dashboard) require('./lib/output/dashboard/attach').watch(instance)
+  return instance
+}
+
 function findMaxRate (opts) {
-  return require('./lib/search/find-max-rate').findMaxRate(opts)
+  const search = require('./lib/search/find-max-rate').findMaxRate(opts)
+  if (search.opts !== null && search.opts.watched) require('./lib/output/dashboard/attach').watch(search, 'search')
+  return search
 }
 
 function mergeResults (results, opts) {
@@ -23,7 +34,11 @@ function renderHtml (results, opts) {
 }
 
 function parseArguments (argv) {
-  return require('./lib/cli/args').parseArguments(argv)
+  return require('./lib/cli/parse-arguments').parseArguments(argv)
+}
+
+function start (opts) {
+  return require('./lib/cli/start').start(opts)
 }
 
 function compare (a, b, opts) {
@@ -39,6 +54,7 @@ module.exports.track = track
 module.exports.printResult = require('./lib/printResult')
 module.exports.aggregateResult = require('./lib/aggregateResult')
 module.exports.parseArguments = parseArguments
+module.exports.start = start
 module.exports.findMaxRate = findMaxRate
 module.exports.renderHtml = renderHtml
 module.exports.mergeResults = mergeResults

@@ -7,4 +7,4 @@
 import autocannon from './autocannon.js'
 
 export default autocannon
-export const { track, printResult, aggregateResult, parseArguments, findMaxRate, renderHtml, mergeResults, compare } = autocannon
+export const { track, printResult, aggregateResult, parseArguments, start, findMaxRate, renderHtml, mergeResults, compare } = autocannon

@@ -14,8 +14,10 @@
 //   npm run bench -- --only c100 --baseline DIR   beside another checkout (the cost of a change)
 //   npm run bench -- --only search      --findMaxRate against servers of known capacity (bench/search.js)
 //   npm run bench -- --only stalls --baseline DIR   own pauses at a fixed rate, fresh CLI runs (bench/stalls.js)
+//   npm run bench -- --only dashboard --baseline DIR   -c 100 with and without --dashboard (a page watching), beside another checkout
 //   npm run bench -- --only arrivals    Poisson gaps at the server (KS) at -R 500/1000, CPU at -R 1000 (bench/arrivals.js)
 //   npm run bench -- --only h2          --http2 beside h2load and a node:http2 client loop, against nginx h2c
+//   npm run bench -- --only grpc        gRPC unary calls: CPU per call beside ghz, a @grpc/grpc-js client loop and our --http2 of the same bytes
 //   npm run bench -- --only tls         HTTPS (TLS 1.3): HTTP/1.1 and HTTP/2 beside wrk, h2load and a node:tls floor,
 //                                        and a new connection per request (the handshake's cost)
 
@@ -24,15 +26,17 @@ const os = require('os')
 const path = require('path')
 const { spawnSync } = require('child_process')
 const { measure, hasTaskset } = require('./measure')
-const { startCanned, startNginx, startNodeH2, makeCertificate, which } = require('./targets')
-const { tools } = require('./tools')
+const { startCanned, startNginx, startNodeH2, makeCertificate, which, freePort } = require('./targets')
+const { tools, autocannonArgs } = require('./tools')
+const { watch } = require('./dashboard-viewer')
 const { soakScenario, renderSoak } = require('./soak')
 const { searchScenario, renderSearch } = require('./search')
 const { stallsScenario, renderStalls } = require('./stalls')
 const { arrivalsScenario, renderArrivals } = require('./arrivals')
+const { grpcScenario, renderGrpc } = require('./grpc')
 
 const USAGE = 'usage: npm run bench -- [--quick] [--json] [--reps N] [--duration S] [--only a,b] [--target nginx|canned|all] [--baseline DIR] | --render FILE'
-const SCENARIOS = ['c100', 'p10', 'h2', 'tls', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls', 'arrivals']
+const SCENARIOS = ['c100', 'p10', 'h2', 'tls', 'startup', 'memory', 'workers', 'shapes', 'soak', 'search', 'stalls', 'arrivals', 'dashboard', 'grpc']
 
 function parseOptions (argv) {
   const o = { reps: 3, duration: 10, memorySeconds: 60, soakSeconds: 300, json: false, only: SCENARIOS, target: 'all', render: null, baseline: null }
@@ -166,6 +170,43 @@ async function throughputScenario (name, target, pipelining, ctx, goals, http2 =
   for (const [other, limit] of Object.entries(goals)) {
     const r = scenario.ratios[`ours/${other} CPU per request`]
     if (r != null) scenario.goals.push({ goal: `CPU per request ≤ ${limit}× ${other}`, value: r, met: r <= limit })
+  }
+  return scenario
+}
+
+// --dashboard's cost: the same run with and without it, a page
+// following its events (from this process: the viewer's CPU is not the
+// generator's), in the same interleaved rounds, beside --baseline's when
+// one is given. The goal: watched, at most 2% more CPU per request.
+async function dashboardScenario (target, ctx) {
+  const flags = { url: target.url, connections: 100, duration: ctx.options.duration, pipelining: 1 }
+  const scenario = { name: 'dashboard', target: target.name, flags: `-c 100 -d ${flags.duration}, with and without --dashboard PORT (a page watching)`, tools: {}, ratios: {}, goals: [] }
+  ctx.log(`dashboard against ${target.name}: ${scenario.flags}`)
+  const ours = ctx.tools.find((t) => t.name === 'ours')
+  const port = await freePort()
+  let seen = 0
+  const watched = {
+    ...ours,
+    name: 'ours --dashboard',
+    args: (o) => {
+      watch(port, 10000).then((bytes) => { seen += bytes })
+      return [ours.args(o)[0], '--dashboard', String(port), ...autocannonArgs(o)]
+    }
+  }
+  const list = [ours, watched, ...ctx.tools.filter((t) => t.name === 'baseline')]
+  const entries = list.map((tool) => ({ tool, flags }))
+  const results = await runInterleaved(entries, ctx.cpus.generator, ctx.options.reps, ctx.log)
+  entries.forEach(({ tool }, k) => { scenario.tools[tool.name] = results[k] })
+  if (seen === 0) throw new Error('the dashboard\'s viewer read no event: the page was not watching')
+  scenario.eventBytes = seen
+  const off = scenario.tools.ours.cpuUs.median
+  const on = scenario.tools['ours --dashboard'].cpuUs.median
+  scenario.ratios['on/off CPU per request'] = ratio(on, off)
+  scenario.goals.push({ goal: 'watched: CPU per request ≤ 1.02× without --dashboard', value: ratio(on, off), met: ratio(on, off) <= 1.02 })
+  if (scenario.tools.baseline) {
+    const r = ratio(off, scenario.tools.baseline.cpuUs.median)
+    scenario.ratios['off/baseline CPU per request'] = r
+    scenario.goals.push({ goal: 'off: CPU per request within 3% of the baseline\'s', value: r, met: r >= 0.97 && r <= 1.03 })
   }
   return scenario
 }
@@ -335,6 +376,8 @@ function render (report) {
       lines.push(...renderStalls(s))
     } else if (s.name === 'arrivals') {
       lines.push(...renderArrivals(s))
+    } else if (s.name === 'grpc') {
+      lines.push(...renderGrpc(s))
     } else if (s.name === 'shapes') {
       const table = new Table({ head: ['shape', 'CPU µs/req'], style: { head: [], border: [] } })
       for (const [name, us] of Object.entries(s.cpuUs)) table.push([name, fmt(us, 3)])
@@ -411,6 +454,8 @@ async function main () {
       else if (name === 'search') report.scenarios.push(await searchScenario(ctx))
       else if (name === 'stalls') report.scenarios.push(await stallsScenario(ctx))
       else if (name === 'arrivals') report.scenarios.push(await arrivalsScenario(ctx))
+      else if (name === 'dashboard') report.scenarios.push(await dashboardScenario(canned, ctx))
+      else if (name === 'grpc') report.scenarios.push(await grpcScenario(ctx))
     }
   } finally {
     await stopAll()

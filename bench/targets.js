@@ -179,4 +179,4 @@ http {
   }
 }
 
-module.exports = { startCanned, startNginx, startNodeH2, makeCertificate, which }
+module.exports = { startCanned, startNginx, startNodeH2, makeCertificate, which, freePort }

@@ -60,7 +60,7 @@ function main (argv) {
     .sort()
   const total = { pass: 0, fail: 0 }
   for (const file of files) {
-    const res = spawnSync(node, ['--test', '--test-timeout=60000', path.join('test', file)], { cwd: dir, encoding: 'utf8', timeout: 300000 })
+    const res = spawnSync(node, ['--test', '--test-reporter=tap', '--test-timeout=60000', path.join('test', file)], { cwd: dir, encoding: 'utf8', timeout: 300000 })
     const count = (name) => Number((new RegExp(`^# ${name} (\\d+)$`, 'm').exec(res.stdout) || [])[1] || 0)
     const [pass, fail] = [count('pass'), count('fail')]
     total.pass += pass

@@ -1,6 +1,6 @@
 'use strict'
 
-// aggregateResult(results[, opts]): autocannon's own path for it, which
+// aggregateResult(results[, opts[, histograms]]): autocannon's own path for it, which
 // scripts written for autocannon require directly
 // (require('autocannon/lib/aggregateResult')), and the function the
 // package exports as require('autocannon').aggregateResult, the same one.
@@ -8,8 +8,8 @@
 // engine: required alone, it loads no other file (test/printResult.test.js),
 // so the one function requires it itself, as the package's entry does.
 
-function aggregateResult (results, opts) {
-  return require('./results/result').aggregateResult(results, opts || {})
+function aggregateResult (results, opts, histograms) {
+  return require('./results/result').aggregateResult(results, opts || {}, histograms)
 }
 
 module.exports = aggregateResult

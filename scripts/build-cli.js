@@ -9,9 +9,12 @@
 // the file may be used (it is as new as its sources) or the sources are
 // loaded.
 //
-// Run by `npm install` in a clone (the "prepare" script) and before the
-// package is packed; `npm run build` after editing lib/ makes the CLI use
-// the bundle again (until then it loads lib/ as is, never stale code).
+// Run by `npm install` and `npm ci` in a clone (the "dependencies" script,
+// which npm runs for the project itself, never for a package installed
+// as a dependency) and before the package is packed ("prepack"), so a
+// published package has no install script for npm to warn about; `npm
+// run build` after editing lib/ makes the CLI use the bundle again (until
+// then it loads lib/ as is, never stale code).
 
 const fs = require('fs')
 const path = require('path')
@@ -113,7 +116,7 @@ async function build () {
   return { bundle: BUNDLE, files: inputs.length }
 }
 
-// `--if-available` (npm's "prepare"): an install without the development
+// `--if-available` (the "dependencies" script): an install without the development
 // dependencies has no esbuild; the CLI then loads lib/, as it would with
 // an old bundle, and the install goes on.
 function available () {

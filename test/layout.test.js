@@ -8,7 +8,8 @@
 // test/<folder>/<module>.test.js (or in a folder test/<folder>/<module>/,
 // one file per area), black-box tests under test/e2e/, the docs' tests
 // under test/docs/, and a module tested only end to end says where in
-// test/end-to-end-only.js.
+// test/end-to-end-only.js. And a protocol is asked through its descriptor
+// (lib/protocols), never compared by name outside its own folders.
 
 const t = require('tap')
 const fs = require('fs')
@@ -207,4 +208,54 @@ t.test('every test file is at a mirrored path or in test/e2e, docs, helpers, fix
   t.ok(files.filter((f) => f.endsWith('.test.js')).length > 80, 'test files read')
   const wrong = files.map((f) => [f, misplaced(f)]).filter(([, why]) => why !== null)
   t.same(wrong.map(([f, why]) => `test/${f}: ${why}`), [])
+})
+
+// A protocol is asked, never named: outside the registry (lib/protocols)
+// and a protocol's own folder (the folders its descriptor points into),
+// no file compares a protocol's name (its registry name, its ALPN id, or
+// one of the names people give it) nor reads the option that chooses one.
+
+const PROTOCOL_NAMES = ['h1', 'h2', 'h2c', 'http2', 'http/1.1', 'http/2', 'grpc', 'HTTP/1.1', 'HTTP/2', 'gRPC']
+const quoted = `['"\`](?:${PROTOCOL_NAMES.map((n) => n.replace(/[/.]/g, '\\$&')).join('|')})['"\`]`
+const NAMING = [
+  new RegExp(`(?:===|!==|==|!=)\\s*${quoted}`),
+  new RegExp(`${quoted}\\s*(?:===|!==|==|!=)`),
+  new RegExp(`case\\s+${quoted}\\s*:`),
+  new RegExp(`\\.(?:includes|indexOf)\\(\\s*${quoted}\\s*\\)`),
+  /\.http2\b/
+]
+
+// The lines of `text` that name a protocol as a comparison does.
+function namings (text) {
+  return text.split('\n').map((line, i) => [i + 1, line]).filter(([, line]) => !/^\s*\/\//.test(line) && NAMING.some((re) => re.test(line)))
+}
+
+// lib/protocols and the folders of lib/ its descriptors point into.
+function protocolFolders () {
+  const dir = path.join(LIB, 'protocols')
+  const folders = new Set(['protocols'])
+  for (const file of sources(dir)) {
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/require\(['"]\.\.\/([a-z0-9]+)\//g)) if (m[1] !== 'core') folders.add(m[1])
+  }
+  return folders
+}
+
+t.test('the finder finds a protocol named in a comparison, and only there', async (t) => {
+  for (const line of ["if (target.protocol === 'h2') x()", "return 'http/1.1' !== name", "case 'grpc':", "if (config.http2) text += ''", 'alpn.includes("h2")']) {
+    t.equal(namings(line).length, 1, `found: ${line}`)
+  }
+  for (const line of ["const label = 'HTTP/2'", "// target.protocol === 'h2'", 'if (protocol.streams) x()', "ALPNProtocols: ['h2']"]) {
+    t.equal(namings(line).length, 0, `not a comparison: ${line}`)
+  }
+})
+
+t.test('no protocol name is compared outside lib/protocols and the protocols\' own folders', async (t) => {
+  const allowed = protocolFolders()
+  t.ok(allowed.has('http1') && allowed.has('http2'), `the protocols' folders are read from their descriptors (${[...allowed].join(', ')})`)
+  const found = []
+  for (const file of files) {
+    if (allowed.has(folderOf(file))) continue
+    for (const [n, line] of namings(fs.readFileSync(file, 'utf8'))) found.push(`${path.relative(ROOT, file)}:${n}: ${line.trim()}`)
+  }
+  t.same(found, [], 'ask the descriptor (lib/protocols/registry.js: protocolOf, protocolOfRun, protocolOfResult) instead')
 })

@@ -15,7 +15,9 @@ import { ConnectionOptions } from 'tls'
  * Returns an EventEmitter (see {@link autocannon.Instance} for its events)
  * that is also awaitable: it resolves to the result, or rejects with the
  * error that stopped the run (an invalid option, a worker that failed…).
- * With a callback, the callback gets the same outcome.
+ * With a callback, the callback gets that outcome instead and the
+ * instance is not awaitable ({@link autocannon.RunEmitter}), as
+ * autocannon's; nor is it with `forever`, whose rounds never end.
  *
  * @example
  * const result = await autocannon({ url: 'http://127.0.0.1:3000', connections: 10, duration: 10 })
@@ -23,11 +25,23 @@ import { ConnectionOptions } from 'tls'
  */
 declare function autocannon (
   options: autocannon.Options & { skipAggregateResult: true },
-  callback?: autocannon.Callback<autocannon.RawResults>
+  callback: autocannon.Callback<autocannon.RawResults>
+): autocannon.RunEmitter<autocannon.RawResults>
+declare function autocannon (
+  options: autocannon.Options,
+  callback: autocannon.Callback<autocannon.Result>
+): autocannon.RunEmitter<autocannon.Result>
+declare function autocannon (
+  options: autocannon.Options & { forever: true },
+  callback?: undefined
+): autocannon.RunEmitter<autocannon.Result>
+declare function autocannon (
+  options: autocannon.Options & { skipAggregateResult: true },
+  callback?: undefined
 ): autocannon.Instance<autocannon.RawResults>
 declare function autocannon (
   options: autocannon.Options,
-  callback?: autocannon.Callback<autocannon.Result>
+  callback?: undefined
 ): autocannon.Instance<autocannon.Result>
 
 declare namespace autocannon {
@@ -226,6 +240,29 @@ declare namespace autocannon {
      * @default false
      */
     http2?: boolean
+
+    /**
+     * Make gRPC unary calls (over HTTP/2: h2c for http://, ALPN h2 for
+     * https://) instead of HTTP requests; the flags --proto, --call… are
+     * the same options at the top level (this object wins). See docs/grpc.md.
+     */
+    grpc?: GrpcOptions
+    /** The gRPC call's method, package.Service/Method (CLI --call): makes the run gRPC. */
+    call?: string
+    /** The .proto file of the call (CLI --proto); without it and protoset, the server's reflection defines the call. */
+    proto?: string
+    /** Directories the .proto's imports are looked for in (CLI --protoPath). */
+    protoPath?: string[]
+    /** A FileDescriptorSet instead of proto (CLI --protoset). */
+    protoset?: string
+    /** The request message as JSON, or @file.json (CLI --data); {{…}} templates filled per call. */
+    data?: string
+    /** Metadata of each call, as 'key: value' (CLI --metadata). */
+    metadata?: string[]
+    /** The deadline of each call, seconds or a timestring (CLI --grpcTimeout). */
+    grpcTimeout?: number | string
+    /** Compression of the request message (CLI --grpcCompression). @default 'off' */
+    grpcCompression?: 'off' | 'gzip'
 
     /** Stop after this many errors, or this many mismatches. */
     bailout?: number
@@ -441,6 +478,14 @@ declare namespace autocannon {
     debug?: boolean
 
     /**
+     * Serve a live dashboard of the run (docs/dashboard.md): `true` for a
+     * free port on 127.0.0.1, a port, or `{ port, host, keepOpen }`. Its
+     * URL is printed on stderr as `dashboard: URL`, and emitted as the
+     * instance's 'dashboard' event.
+     */
+    dashboard?: boolean | number | { port?: number, host?: string, keepOpen?: boolean }
+
+    /**
      * Pass/fail criteria checked on the result, in the style of k6:
      * `'p99 < 200ms'`, `'errors < 1%'`, `'rps > 5000'`. The outcome is in
      * `result.thresholds`.
@@ -550,6 +595,26 @@ declare namespace autocannon {
   export type ErrorCause = 'connect' | 'read' | 'write' | 'timeout' | 'parse' | 'hook'
 
   /** Codes autocannon raises: the `code` of the error a run rejects with. */
+  /** A gRPC call: the library's grpc option. */
+  export interface GrpcOptions {
+    /** package.Service/Method */
+    call: string
+    /** Without proto and protoset, the server's reflection defines the call. */
+    proto?: string | string[]
+    protoPath?: string | string[]
+    protoset?: string
+    /** The request message: an object, its JSON, or @file.json; {{…}} templates filled per call. */
+    data?: object | string
+    /** 'key: value' lines, or an object of them. */
+    metadata?: string[] | Record<string, string>
+    /** The deadline of each call: seconds, or a timestring ('500ms'). */
+    timeout?: number | string
+    compression?: 'off' | 'gzip'
+  }
+
+  /** gRPC's status names (doc/statuscodes.md). */
+  export type GrpcStatusName = 'OK' | 'CANCELLED' | 'UNKNOWN' | 'INVALID_ARGUMENT' | 'DEADLINE_EXCEEDED' | 'NOT_FOUND' | 'ALREADY_EXISTS' | 'PERMISSION_DENIED' | 'RESOURCE_EXHAUSTED' | 'FAILED_PRECONDITION' | 'ABORTED' | 'OUT_OF_RANGE' | 'UNIMPLEMENTED' | 'INTERNAL' | 'UNAVAILABLE' | 'DATA_LOSS' | 'UNAUTHENTICATED'
+
   export type RaisedErrorCode =
     | 'AC_INVALID_OPTION'
     | 'AC_INVALID_ARGUMENT'
@@ -562,13 +627,21 @@ declare namespace autocannon {
     | 'AC_TOO_MANY_WORKERS'
     | 'AC_WORKER_FAILED'
     | 'AC_NOT_A_RESULT'
-    | 'AC_NOT_WITH_WORKERS'
+    | 'AC_DASHBOARD_LISTEN'
     | 'AC_CANNOT_MERGE'
     | 'AC_DIFFERENT_RUNS'
     | 'AC_HOST_NOT_FOUND'
     | 'AC_NO_RESPONSE'
     | 'AC_COMMAND_FAILED'
     | 'AC_H2_NOT_OFFERED'
+    | 'AC_H2C_NOT_SPOKEN'
+    | 'AC_INTERNAL_MODULE'
+    | 'AC_GRPC_OPTION'
+    | 'AC_GRPC_PROTO'
+    | 'AC_GRPC_METHOD'
+    | 'AC_GRPC_DATA'
+    | 'AC_GRPC_NO_REFLECTION'
+    | 'AC_GRPC_NOT_SPOKEN'
 
   /**
    * Codes of requests that ended in an error (in `result.errorCodes` and on
@@ -605,7 +678,24 @@ declare namespace autocannon {
     | 'AC_H2_RST_UNKNOWN'
     | 'AC_H2_GOAWAY'
     | 'AC_H2_NOT_OFFERED'
+    | 'AC_H2C_NOT_SPOKEN'
     | 'AC_H2_NO_SETTINGS'
+    | 'AC_GRPC_CANCELLED'
+    | 'AC_GRPC_UNKNOWN'
+    | 'AC_GRPC_INVALID_ARGUMENT'
+    | 'AC_GRPC_DEADLINE_EXCEEDED'
+    | 'AC_GRPC_NOT_FOUND'
+    | 'AC_GRPC_ALREADY_EXISTS'
+    | 'AC_GRPC_PERMISSION_DENIED'
+    | 'AC_GRPC_RESOURCE_EXHAUSTED'
+    | 'AC_GRPC_FAILED_PRECONDITION'
+    | 'AC_GRPC_ABORTED'
+    | 'AC_GRPC_OUT_OF_RANGE'
+    | 'AC_GRPC_UNIMPLEMENTED'
+    | 'AC_GRPC_INTERNAL'
+    | 'AC_GRPC_UNAVAILABLE'
+    | 'AC_GRPC_DATA_LOSS'
+    | 'AC_GRPC_UNAUTHENTICATED'
     | 'AC_UNKNOWN'
 
   /**
@@ -617,6 +707,7 @@ declare namespace autocannon {
     | 'AC_WORKERS_OVER_CONNECTIONS'
     | 'AC_WORKERS_OVER_AMOUNT'
     | 'AC_SHARD_PARTIAL'
+    | 'AC_NOT_WITH_WORKERS'
     | 'AC_UNKNOWN_OPTION'
     | 'AC_HAR_OTHER_ORIGIN'
     | 'AC_HAR_NO_ENTRY'
@@ -628,6 +719,9 @@ declare namespace autocannon {
     | 'AC_SHARD_EMPTY'
     | 'AC_SHARD_GAP'
     | 'AC_GENERATOR_DISTORTED'
+    | 'AC_RESPONSES_TO_NO_REQUEST'
+    | 'AC_OPTION_COERCED'
+    | 'AC_DASHBOARD_NOT_LOOPBACK'
     | 'AC_KUBE_LOCAL_FILES'
 
   /** Rate plan figures, under `connectionRate` or `overallRate`. */
@@ -705,7 +799,9 @@ declare namespace autocannon {
     connections: number
     pipelining: number
     /** 'h2' when the run spoke HTTP/2 (`http2`); absent over HTTP/1.1; 'mixed' in a forced merge of both. */
-    protocol?: 'h2' | 'mixed'
+    protocol?: 'h2' | 'grpc' | 'mixed'
+    /** A gRPC run's calls by gRPC status name (OK, UNAVAILABLE, DEADLINE_EXCEEDED…): OK are its responses, the rest its AC_GRPC_<STATUS> errors. */
+    grpcStatus?: Partial<Record<GrpcStatusName, number>>
     /** The `workers` option, when the run used workers. */
     workers?: number
     /** Milliseconds between two samples. */
@@ -738,6 +834,12 @@ declare namespace autocannon {
      * answering on it before, for idempotent methods; RFC 9112 §9.3.1).
      */
     resent: number
+    /**
+     * Responses that came when no request was waiting for one (a server
+     * that answers twice); each closed its connection, and the run warns
+     * once after its end (`AC_RESPONSES_TO_NO_REQUEST`).
+     */
+    unexpectedResponses: number
     '1xx': number
     '2xx': number
     '3xx': number
@@ -830,10 +932,10 @@ declare namespace autocannon {
     merge?: {
       /** Results merged. */
       results: number
-      /** Shards among them, and how many there should be. */
+      /** Shards among them (0 when the results were run without `shard`), and how many there should be. */
       shards: number
       expected: number
-      /** Indexes of the shards with no result. */
+      /** Indexes of the shards with no result: a merge of part of the run (the CLI exits 3 unless `--allowMissing`). */
       missing: number[]
       /** Indexes that had more than one result (only the first was merged). */
       duplicates: number[]
@@ -862,27 +964,26 @@ declare namespace autocannon {
   /**
    * The raw, mergeable data of one run (or one worker), as
    * `skipAggregateResult` gives it. Plain JSON-safe data: save it, send it
-   * elsewhere, and merge it with {@link aggregateResult}.
+   * elsewhere, and merge it with {@link aggregateResult}. Every key of
+   * autocannon's own ({@link UpstreamRawResult}), and more.
    */
-  export interface RawResult {
-    /** Latency histogram, compressed base64. */
+  export interface RawResult extends UpstreamRawResult {
+    /** Latency histogram in whole ms, as autocannon's (`lib/histUtil`'s `decodeHist` reads it), compressed base64. */
     latencies: string
+    /** Latency histogram in µs, compressed base64: what {@link aggregateResult} merges (lossless). */
+    latenciesUs?: string
+    /** Responses per sample, as autocannon's: a histogram, compressed base64. */
+    requests?: string
+    /** Bytes per sample, as autocannon's: a histogram, compressed base64. */
+    throughput?: string
     latenciesUncorrected?: string
     /** `[sample end (epoch ms), responses, bytes]` per sample interval. */
     series: Array<[number, number, number]>
-    totalCompletedRequests: number
-    totalRequests: number
-    totalBytes: number
     inFlight: number
-    samples: number
-    errors: number
-    timeouts: number
     errorsByCause: Record<ErrorCause, number>
     errorCodes: Record<string, number>
-    mismatches: number
-    non2xx: number
-    resets: number
     resent?: number
+    unexpectedResponses?: number
     targetRate: number
     late: number
     /** Of `late`, by cause (see GeneratorHealth); absent in raw results from older versions. */
@@ -898,6 +999,25 @@ declare namespace autocannon {
     timings?: Record<keyof Timings, string>
     /** The share of the run the sending thread was busy, 0 to 1. */
     busy: number
+  }
+
+  /**
+   * autocannon's own raw result (its `skipAggregateResult`'s, or one built
+   * with its `lib/histUtil`): histograms in compressed base64, latency in ms.
+   */
+  export interface UpstreamRawResult {
+    latencies: string
+    requests?: string
+    throughput?: string
+    totalCompletedRequests: number
+    totalRequests: number
+    totalBytes: number
+    samples: number
+    errors: number
+    timeouts: number
+    mismatches: number
+    non2xx: number
+    resets: number
     '1xx': number
     '2xx': number
     '3xx': number
@@ -909,12 +1029,44 @@ declare namespace autocannon {
     finish: Date | string | number
   }
 
+  /** An HdrHistogram as `lib/histUtil`'s `getHistograms` builds them (hdr-histogram-js's). */
+  export interface HdrHistogram {
+    totalCount: number
+    getValueAtPercentile (percentile: number): number
+    recordValue (value: number): void
+  }
+
   /** What a `skipAggregateResult` run gives: one raw result, or one per worker. */
   export type RawResults = RawResult | RawResult[]
 
   // ----------------------------------------------------------------- events
 
   /** Counted once per second (summed over workers). */
+  /** A sample interval as it ends: the 'sample' event, emitted only to its listeners. */
+  export interface Sample {
+    /** Seconds since the start at the interval's end. */
+    elapsed: number
+    /** Epoch milliseconds of the interval's end. */
+    time: number
+    /** The sample interval (ms). */
+    interval: number
+    /** Responses in the interval. */
+    requests: number
+    bytes: number
+    errors: number
+    latencyP50: number
+    latencyP99: number
+    loopDelayMax: number
+    connections: number
+    ttfbSum: number
+    transferSum: number
+    timed: number
+    /** The interval's latency histogram, packed. */
+    latency: Uint8Array
+    /** The run's so far. */
+    totals: { responses: number, sent: number, errors: number, timeouts: number, late: number, statusCodes: Record<string, number> }
+  }
+
   export interface Tick {
     /** Responses since the last tick. */
     counter: number
@@ -934,7 +1086,7 @@ declare namespace autocannon {
   export interface AutocannonError extends Error {
     /** A {@link RaisedErrorCode}; an error thrown by your own hook keeps its own code, if any. */
     code?: RaisedErrorCode | (string & {})
-    /** With `AC_INVALID_OPTION`: the option at fault, e.g. `'connections'` or `'requests[2].setupRequest'`. */
+    /** With `AC_INVALID_OPTION`, and `AC_FILE_UNREADABLE` for a file an option names: the option at fault, e.g. `'connections'`, `'requests[2].setupRequest'` or `'form'`. */
     option?: string
     /**
      * Ours, when `message` is autocannon's own wording (which scripts
@@ -954,6 +1106,8 @@ declare namespace autocannon {
   export interface InstanceEvents<R = Result> {
     start: []
     tick: [tick: Tick]
+    sample: [sample: Sample]
+    dashboard: [dashboard: { url: string }]
     response: [client: Client, statusCode: number, resBytes: number, responseTime: number]
     reqError: [err: RequestError]
     abort: [aborted: Aborted]
@@ -966,24 +1120,35 @@ declare namespace autocannon {
    * A running benchmark: an EventEmitter that can also be awaited (it
    * resolves to the result, or rejects with the error that stopped it).
    */
-  export interface Instance<R = Result> extends EventEmitter, PromiseLike<R> {
-    /** The options as validated, with their defaults; `null` when they were refused. */
-    readonly opts: Readonly<Options> | null
-
-    /** Ends the run now; the result gathered so far is still delivered. */
-    stop (): void
-
+  export interface Instance<R = Result> extends RunEmitter<R>, PromiseLike<R> {
     then<T1 = R, T2 = never> (
       onfulfilled?: ((value: R) => T1 | PromiseLike<T1>) | null,
       onrejected?: ((reason: any) => T2 | PromiseLike<T2>) | null
     ): Promise<T1 | T2>
     catch<T = never> (onrejected?: ((reason: any) => T | PromiseLike<T>) | null): Promise<R | T>
     finally (onfinally?: (() => void) | null): Promise<R>
+  }
 
-    /** Emitted when the run (each round, with `forever`) has started. */
+  /**
+   * A running benchmark as an EventEmitter that is not awaitable: what
+   * `autocannon()` returns with a callback, or with `forever`, as
+   * autocannon's does (`await` gives the instance itself).
+   */
+  export interface RunEmitter<R = Result> extends EventEmitter {
+    /** The options as validated, with their defaults; `null` when they were refused. */
+    readonly opts: Readonly<Options> | null
+
+    /** Ends the run now; the result gathered so far is still delivered. */
+    stop (): void
+
+    /** Emitted when the run (each round, with `forever`) has started: requests begin to go (with `workers`, once every worker is ready). */
     on (event: 'start', listener: () => void): this
     /** Emitted every second, and once at the end, with what arrived since the last tick. */
     on (event: 'tick', listener: (tick: Tick) => void): this
+    /** Emitted as each sample interval ends (workers' merged), to its listeners only. */
+    on (event: 'sample', listener: (sample: Sample) => void): this
+    /** Emitted once the dashboard listens, with its URL. */
+    on (event: 'dashboard', listener: (dashboard: { url: string }) => void): this
     /**
      * Emitted for each response, with the connection's client, the status,
      * the bytes of the response and its latency in milliseconds. Not
@@ -999,7 +1164,11 @@ declare namespace autocannon {
     on (event: 'reqMismatch', listener: (body: string) => void): this
     /** Emitted with the result when the run (each round, with `forever`) is over. */
     on (event: 'done', listener: (result: R) => void): this
-    /** Emitted when the run cannot start or goes wrong as a whole (also the promise's rejection). */
+    /**
+     * Emitted when a `forever` run without a callback cannot start or goes
+     * wrong as a whole; otherwise that error goes to the callback or the
+     * promise's rejection.
+     */
     on (event: 'error', listener: (err: AutocannonError) => void): this
 
     /** Emitted when the run (each round, with `forever`) has started. */
@@ -1014,7 +1183,7 @@ declare namespace autocannon {
     once (event: 'reqMismatch', listener: (body: string) => void): this
     /** Emitted with the result when the run (each round, with `forever`) is over. */
     once (event: 'done', listener: (result: R) => void): this
-    /** Emitted when the run cannot start or goes wrong as a whole. */
+    /** Emitted when a `forever` run without a callback cannot start or goes wrong as a whole. */
     once (event: 'error', listener: (err: AutocannonError) => void): this
 
     addListener<E extends keyof InstanceEvents<R>> (event: E, listener: (...args: InstanceEvents<R>[E]) => void): this
@@ -1128,7 +1297,7 @@ declare namespace autocannon {
    * Shows a run as the CLI does: a header and a progress bar while it
    * goes, the result tables when it is done (on `outputStream`).
    */
-  export function track<R> (instance: Instance<R>, options?: TrackOptions): Instance<R>
+  export function track<I extends RunEmitter<any>> (instance: I, options?: TrackOptions): I
 
   /** The result as the text the CLI prints: tables and summary lines. */
   export function printResult (result: Result, options?: PrintResultOptions): string
@@ -1138,9 +1307,11 @@ declare namespace autocannon {
    * machines) into one result, losslessly: histograms bucket by bucket,
    * and samples of runs that overlapped in time summed second by second.
    * `options` are the options the runs used (`url`, `title`,
-   * `connections`, `sampleInt`…), copied into the result.
+   * `connections`, `sampleInt`…), copied into the result. Raw results may
+   * also be autocannon's; `histograms` is autocannon's third argument, the
+   * per-sample `requests` and `throughput` those stats are then taken from.
    */
-  export function aggregateResult (results: RawResult | ReadonlyArray<RawResult>, options?: Partial<Options>): Result
+  export function aggregateResult (results: RawResult | UpstreamRawResult | ReadonlyArray<RawResult | UpstreamRawResult>, options?: Partial<Options>, histograms?: { latencies?: HdrHistogram, requests?: HdrHistogram, throughput?: HdrHistogram }): Result
 
   /** `findMaxRate` options: a run's options (no rate, stages or amount) and the search's. */
   export interface FindMaxRateOptions extends Omit<Options, 'connections' | 'overallRate' | 'connectionRate' | 'stages' | 'amount' | 'forever'> {
@@ -1350,7 +1521,7 @@ declare namespace autocannon {
 
   /** The options the command line adds to the library's. */
   export interface CliOptions {
-    /** `-j`: print the result as one JSON line on stdout. */
+    /** `-j`: print the result as one JSON line on stdout (the library prints it too, once the run is done). */
     json?: boolean
     renderProgressBar: boolean
     renderResultsTable: boolean
@@ -1366,20 +1537,44 @@ declare namespace autocannon {
     spawn?: string[]
   }
 
-  /** What `parseArguments` returns for a command line that asks for a run. */
-  export interface ParsedOptions extends Omit<Options, 'warmup'>, CliOptions {
+  /**
+   * What `parseArguments` returns for a command line that asks for a run,
+   * in the shape of autocannon's parser: the options, each alias beside
+   * its option with the same value (`c`, `d`, `latency`…), and the words.
+   */
+  export interface ParsedOptions extends Omit<Options, 'warmup'>, Omit<CliOptions, 'warmup'> {
     url: string | string[]
-    help?: undefined
+    /** The words that are not flags (the URLs). */
+    _: string[]
+    /** The words after `--`. */
+    '--': string[]
+    json: boolean
+    help: false
     version?: undefined
+    /** `--warmup [ -c N -d S ]`, each word under the name typed, and `-c`/`-d` under their options' names too. */
+    warmup?: { _: string[], connections?: number, duration?: number | string, [word: string]: unknown }
+    tlsOptions: ConnectionOptions
+    /** The aliases (`c`, `d`, `H`, `latency`…), as autocannon's parser gives them. */
+    [alias: string]: unknown
   }
 
   /**
    * Reads an autocannon command line (without `node` and the script) into
-   * options. A command line with `-h` or `-v` gives only `{ help: true }`
-   * or `{ version: true }`. Bad input throws an {@link AutocannonError} whose
-   * message is one line.
+   * options, in the shape autocannon's parser gives them. With `-h`, `-v`
+   * or no URL, prints the help (on stderr) or the version (on stdout) and
+   * returns `undefined`, as autocannon's. Bad input throws an
+   * {@link AutocannonError} whose message is one line.
    */
-  export function parseArguments (argv: ReadonlyArray<string>): ParsedOptions | { help: true, version?: undefined } | { version: true, help?: undefined }
+  export function parseArguments (argv: ReadonlyArray<string>): ParsedOptions | undefined
+
+  /**
+   * What the command does with `parseArguments`' options, as autocannon's
+   * `start`: the run, shown as the command shows it (the header and tables
+   * on stderr; with `-j`, the JSON line on stdout), against the command
+   * after `--` with `--on-port`. Nothing for `undefined`. An error is
+   * printed on stderr as its message; no exit code is set.
+   */
+  export function start (options: ParsedOptions | Options | undefined | null): undefined
 }
 
 export = autocannon

@@ -11,6 +11,7 @@ const { UPSTREAM, upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
 const { parseDuration } = require('../config/config')
 const { checkUrl, withScheme } = require('../core/url')
+const { SCHEMES } = require('../protocols/registry')
 const { lazy } = require('../core/lazy')
 // yargs' own parser, without the rest of yargs (help, commands, i18n),
 // which would load much for nothing we use.
@@ -34,13 +35,13 @@ const tlsCheck = lazy(() => require('../config/tls-check'))
 // never sees (-i, --hgrm, --findMaxRate…) and of -F, whose file the CLI
 // reads before the library sees it; the library checks the others.
 const CHECKED_HERE = [...Object.keys(OPTIONS).filter((name) => OPTIONS[name].library === false), 'form']
-// parseArguments reads --cert and --key and checks them no further, as
+// parseCli reads --cert and --key and checks them no further, as
 // autocannon's does: their rules are the CLI's, with the files' checks
 // (checkTlsFiles).
 const TLS_FLAGS = ['cert', 'key']
 const PARSE_CHECKED = CHECKED_HERE.filter((name) => !TLS_FLAGS.includes(name))
 
-// What parseArguments fills in when the flag is absent, as autocannon's
+// What parseCli fills in when the flag is absent, as autocannon's
 // does (renderProgressBar is yargs' own default, below).
 const DEFAULTS = Object.fromEntries(Object.entries(OPTIONS)
   .filter(([name, spec]) => spec.argDefault && spec.kind !== 'boolean')
@@ -50,7 +51,7 @@ const DEFAULTS = Object.fromEntries(Object.entries(OPTIONS)
 // `--ca [ a.pem b.pem ]`.
 const GROUP_FLAGS = new Set(['-W', '--warmup', '--ca'])
 
-// Where parseArguments keeps the flags and files the TLS options were read
+// Where parseCli keeps the flags and files the TLS options were read
 // from, for the CLI's check before the run (checkTlsFiles); a symbol, so
 // that the options stay autocannon's.
 const TLS_FILES = Symbol.for('autocannon.tlsFiles')
@@ -66,6 +67,15 @@ function describe (option) {
   const short = aliases.find((a) => a.length === 1)
   const long = spec && spec.flag ? spec.flag : option
   return short ? `-${short}/--${long}` : `--${long}`
+}
+
+// A flag of kind 'port' takes a port number when one follows it, else
+// nothing (`--dashboard URL` is the flag and the URL): given no number, it
+// is written `--flag=true` for the parser, which would take the URL.
+function portFlags (args) {
+  const flags = new Set()
+  for (const [name, spec] of Object.entries(OPTIONS)) if (spec.kind === 'port') flags.add(`--${name}`)
+  return args.map((arg, i) => flags.has(arg) && !/^\d+$/.test(args[i + 1] || '') ? `${arg}=true` : arg)
 }
 
 // Splits off what follows `--` and takes bracketed groups out of argv.
@@ -204,7 +214,8 @@ function parseWarmup (tokens) {
 // check of URLs (checkUrl) refused it.
 const URL_WHY = {
   'no-host': ': no host (e.g. http://127.0.0.1:3000/path)',
-  protocol: ': only http:// and https:// are supported',
+  protocol: `: only ${SCHEMES.map((scheme) => `${scheme}//`).join(' and ')} are supported`,
+  template: ': a template in its host or port: templates are filled in the path and the query only, as a connection dials one address for the whole run (to spread the connections over several addresses, give several URLs)',
   invalid: ''
 }
 
@@ -221,7 +232,7 @@ function resolveUrl (raw, { port, onPort }) {
   }
   const href = withScheme(text)
   try {
-    checkUrl(href)
+    checkUrl(href, SCHEMES)
   } catch (err) {
     throw argument(`Invalid URL "${shown}"${URL_WHY[err.why] || ''}`)
   }
@@ -262,16 +273,30 @@ function parseYargs (args) {
   return argv
 }
 
+// `-- node server.js` implies --on-port, as in autocannon.
+function startsNode (command) {
+  return command.length > 0 && (command[0] === 'node' || /[/\\]node(\.exe)?$/.test(command[0]))
+}
+
+// Where parseCli keeps the command line's words as the parser split them
+// (yargs' output, the words after `--`, the bracketed groups), for
+// autocannon's parseArguments (parse-arguments.js), which returns them in
+// its shape; a symbol, so that the options stay the options.
+const WORDS = Symbol('autocannon.words')
+
 // Returns the options for autocannon(opts) plus the CLI's own: json,
 // renderProgressBar, renderResultsTable, renderLatencyTable,
 // renderStatusCodes, verbose, warmup, onPort, spawn, help, version.
-function parseArguments (argv, env = process.env) {
+// `{ help: true }` also for a command line without a URL, as autocannon
+// shows its help then.
+function parseCli (argv, env = process.env) {
   const { args, command, groups } = preprocess(argv.map(String))
-  const a = parseYargs(args)
+  const a = parseYargs(portFlags(args))
 
   const opts = {}
   if (a.help) return { help: true }
   if (a.version) return { version: true }
+  if (a._.length === 0 && !a.onPort && !startsNode(command)) return { help: true }
 
   for (const name of Object.keys(OPTIONS)) {
     const spec = OPTIONS[name]
@@ -288,6 +313,7 @@ function parseArguments (argv, env = process.env) {
       case 'duration': opts[name] = duration(name, raw); break
       case 'boolean': opts[name] = raw; break
       case 'list': opts[name] = list(raw).map(String); break
+      case 'port': opts[name] = String(raw) === 'true' ? true : integer(name, raw); break
       default: opts[name] = String(raw)
     }
   }
@@ -295,10 +321,7 @@ function parseArguments (argv, env = process.env) {
     if (opts[name] === undefined) opts[name] = DEFAULTS[name]
   }
 
-  // `-- node server.js` implies --on-port, as in autocannon.
-  if (command.length > 0 && (command[0] === 'node' || /[/\\]node(\.exe)?$/.test(command[0]))) {
-    opts.onPort = true
-  }
+  if (startsNode(command)) opts.onPort = true
   if (opts.onPort) {
     if (command.length === 0) throw argument('--on-port needs a command after --, e.g. -- node server.js')
     opts.spawn = command
@@ -307,10 +330,8 @@ function parseArguments (argv, env = process.env) {
   }
 
   const urls = a._.map(String)
-  if (urls.length === 0) {
-    if (!opts.onPort) throw argument('Missing URL: usage: autocannon [opts] URL (see autocannon --help)')
-    urls.push('/')
-  }
+  // (--on-port: the command's port, at its root.)
+  if (urls.length === 0) urls.push('/')
   const resolved = urls.map((u) => resolveUrl(u, { port: env.PORT, onPort: opts.onPort }))
   opts.url = resolved.length === 1 ? resolved[0] : resolved
 
@@ -337,6 +358,10 @@ function parseArguments (argv, env = process.env) {
   }
 
   if (opts.headers) opts.headers = parseHeaders(opts.headers)
+  // Checked below with the other rules (each needs --dashboard).
+  if (opts.dashboard !== undefined && (opts.dashboardHost !== undefined || opts.dashboardKeepOpen)) {
+    opts.dashboard = { port: opts.dashboard === true ? 0 : opts.dashboard, host: opts.dashboardHost, keepOpen: !!opts.dashboardKeepOpen }
+  }
   // Before a file is read.
   checkRules(opts, { name: describe, involving: PARSE_CHECKED })
   if (opts.input !== undefined) {
@@ -360,6 +385,7 @@ function parseArguments (argv, env = process.env) {
   delete opts.cert
   delete opts.key
 
+  Object.defineProperty(opts, WORDS, { value: { parsed: a, command, groups } })
   return opts
 }
 
@@ -380,7 +406,7 @@ function checkTlsFiles (opts) {
   })
 }
 
-// parseArguments' options that autocannon() takes: those of the table's
+// parseCli's options that autocannon() takes: those of the table's
 // library options (the rest choose outputs, or how the CLI starts runs).
 function libraryOptions (opts) {
   const out = {}
@@ -390,7 +416,7 @@ function libraryOptions (opts) {
   return out
 }
 
-// parseArguments' options that findMaxRate() takes besides autocannon()'s,
+// parseCli's options that findMaxRate() takes besides autocannon()'s,
 // in the library's units (--precision 2 is precision 0.02).
 function searchOptions (opts) {
   const out = {}
@@ -402,4 +428,4 @@ function searchOptions (opts) {
   return out
 }
 
-module.exports = { parseArguments, checkTlsFiles, libraryOptions, searchOptions, OPTIONS, describe }
+module.exports = { parseCli, checkTlsFiles, libraryOptions, searchOptions, OPTIONS, WORDS, describe }

@@ -7,10 +7,11 @@
 
 const fs = require('fs')
 const path = require('path')
-const { parseArguments, checkTlsFiles, libraryOptions, OPTIONS, describe } = require('./args')
+const { parseCli, checkTlsFiles, libraryOptions, OPTIONS, describe } = require('./args')
 const { EXIT, Interrupted, thresholdsExitCode } = require('./exit-codes')
 const { maskSecrets } = require('../core/redact')
 const { raise } = require('../core/errors')
+const { UPSTREAM_VERSION } = require('../core/upstream-messages')
 const { WARNINGS, warningLine } = require('../core/warnings')
 const { Session } = require('../engine/session')
 const { autocannon, warmupOptions } = require('../engine/autocannon')
@@ -26,6 +27,8 @@ const track = lazy(() => require('../output/track'))
 const os = lazy(() => require('os'))
 // Lazy: only --on-port needs it.
 const onPort = lazy(() => require('./on-port'))
+// Lazy: only --dashboard needs it.
+const dashboard = lazy(() => require('../output/dashboard/attach'))
 // Lazy: only --findMaxRate needs it.
 const search = lazy(() => require('./search'))
 // Lazy: only a run that got no response needs it, to say why.
@@ -45,7 +48,7 @@ const COMMANDS = {
 // the library names an option.
 function oneLine (err) {
   let line
-  if (err && err.code === 'AC_INVALID_OPTION' && Object.prototype.hasOwnProperty.call(OPTIONS, err.option)) {
+  if (err && (err.code === 'AC_INVALID_OPTION' || err.name === 'UnreadableFileError') && Object.prototype.hasOwnProperty.call(OPTIONS, err.option)) {
     line = err.upstream
       ? `${err.message} (${describe(err.option)}: ${err.detail})`
       : `Invalid value for ${describe(err.option)}: ${err.detail}`
@@ -94,7 +97,7 @@ function main (argv) {
   if (Object.prototype.hasOwnProperty.call(COMMANDS, argv[0])) return runCommand(argv[0], argv.slice(1))
   let opts
   try {
-    opts = parseArguments(argv)
+    opts = parseCli(argv)
     checkDestinations(opts)
     checkTlsFiles(opts)
     // Before a command is started for --on-port, too.
@@ -102,13 +105,14 @@ function main (argv) {
   } catch (err) {
     return fail(err)
   }
+  // On stderr, as autocannon prints it: stdout is for results (-j), and a
+  // command line without a URL shows the help too, exit code 0.
   if (opts.help) {
-    process.stdout.write(fs.readFileSync(path.join(__dirname, '..', '..', 'help.txt'), 'utf8'))
+    process.stderr.write(helpText())
     return
   }
   if (opts.version) {
-    const { version } = packageJson()
-    process.stdout.write(`autocannon v${version}\nnode ${process.version}\n`)
+    process.stdout.write(versionText())
     return
   }
 
@@ -152,16 +156,25 @@ function main (argv) {
     // Two more turns of the loop, so that a signal that came while the
     // run ended is handled (a signal caught as the loop polls is handled
     // at the next poll; its listener removed before that, it would be
-    // lost, and the run would exit 0), then the default action again: a
-    // signal while Node tears down ends the process by that signal (128 +
-    // its number to a shell) instead of being lost. The second turn does
-    // nothing else, so that the window for a signal to come between its
-    // poll and the listeners' removal is microseconds (a process the
-    // machine preempts right there still misses one: it exits 0, as it
-    // would had the signal come just after it exited).
+    // lost, and the run would exit 0), then SIGTERM's and SIGHUP's default
+    // action again: one while Node tears down ends the process by that
+    // signal (128 + its number to a shell, as documented for them)
+    // instead of being lost. The second turn does nothing else, so that
+    // the window for a signal to come between its poll and the listeners'
+    // removal is microseconds (a process the machine preempts right there
+    // still misses one: it exits with the code it had, as it would had
+    // the signal come just after it exited).
     setImmediate(() => setImmediate(() => {
-      for (const signal of STOP_SIGNALS) process.removeListener(signal, onSignal)
+      for (const signal of STOP_SIGNALS) if (signal !== 'SIGINT') process.removeListener(signal, onSignal)
     }))
+    // Ctrl-C keeps its listener to the end: its default action, death by
+    // SIGINT, is what a shell reports as 130, "nothing to show", wrong
+    // once there is a result. And the process ends by process.exit() once
+    // the loop is done (every write flushed, every 'exit' handler before
+    // this one run): left to Node, the teardown after the loop closes the
+    // listener's handle first, and a Ctrl-C in the milliseconds after
+    // that would still kill it. Ended this way, one then is not seen.
+    process.once('exit', () => process.exit())
   })
 }
 
@@ -172,9 +185,15 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
   // the same options the library's warm-up takes.
   const libOpts = warmup ? warmupOptions({ ...libraryOptions(opts), warmup: opts.warmup }) : libraryOptions(opts)
   delete libOpts.warmup
+  // The dashboard follows the run proper, not its warm-up.
+  if (warmup) delete libOpts.dashboard
   return session.run(() => {
     const instance = autocannon(libOpts)
+    // (A -f run's error is also emitted, as autocannon's is: the session
+    // has it, through instance.settled().)
+    if (libOpts.forever) instance.on('error', () => {})
     const config = instance.opts
+    if (config && config.dashboard) dashboard().watch(instance)
     if (config && config.startAt !== undefined && opts.renderProgressBar) {
       const seconds = Math.max(0, (config.startAt - Date.now()) / 1000)
       const part = config.shard ? `shard ${config.shard.index} of ${config.shard.count} (0-based), ` : ''
@@ -201,6 +220,18 @@ function runOnce (opts, session, { warmup = false, warmupResult } = {}) {
     }
     return instance
   })
+}
+
+// Our name and version first: autocannon's own test matches
+// /autocannon v(\d+\.\d+\.\d+)/ anywhere in the line, which the
+// autocannon version named after it satisfies.
+function versionText () {
+  const { name, version } = packageJson()
+  return `${name} v${version} (compatible with autocannon v${UPSTREAM_VERSION})\nnode ${process.version}\n`
+}
+
+function helpText () {
+  return fs.readFileSync(path.join(__dirname, '..', '..', 'help.txt'), 'utf8')
 }
 
 function signalNumber (signal) {
@@ -261,4 +292,4 @@ function runCommand (name, argv) {
     .then(() => compileCache.persist())
 }
 
-module.exports = { main }
+module.exports = { main, helpText, versionText }

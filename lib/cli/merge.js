@@ -1,25 +1,28 @@
 'use strict'
 
 // `autocannon merge FILES… [-o merged.json] [--html report.html]
-// [--expect N] [-j] [--threshold EXPR] [--force]`: the shards' results
-// (JSON files or NDJSON streams such as `kubectl logs` output) as the
-// result of the whole run. How many shards came, of how many, and the
-// start skew go to stderr, with a warning naming each missing shard; then
-// the tables (stderr) and the outputs asked for. Results of different runs
-// are refused in one line naming the differences, unless --force.
+// [--expect N] [-j] [--threshold EXPR] [--force] [--allowMissing]`: the
+// shards' results (JSON files or NDJSON streams such as `kubectl logs`
+// output) as the result of the whole run. How many shards came, of how
+// many, which are missing, and the start skew go to stderr, with a
+// warning naming each missing shard; then the tables (stderr) and the
+// outputs asked for. Results of different runs are refused in one line
+// naming the differences, unless --force. A merge with a shard missing is
+// written all the same, and exits 3 unless --allowMissing: a CI job does
+// not pass on part of a run.
 
 const { raise } = require('../core/errors')
 const { warningLine } = require('../core/warnings')
 const { readResults } = require('../results/saved-result')
 const outputs = require('../output/outputs')
-const { mergeResults } = require('../distributed/merge')
+const { mergeResults, mergeSummary, missingText } = require('../distributed/merge')
 const { EXIT, thresholdsExitCode } = require('./exit-codes')
 const { parseCommand } = require('./subcommand')
 const { lazy } = require('../core/lazy')
 // Lazy: only --threshold needs it.
 const expressions = lazy(() => require('../config/expressions'))
 
-const USAGE = 'usage: autocannon merge results.ndjson [more files…] [-o merged.json] [--html report.html] [--expect N] [-j] [--threshold EXPR] [--force]'
+const USAGE = 'usage: autocannon merge results.ndjson [more files…] [-o merged.json] [--html report.html] [--expect N] [-j] [--threshold EXPR] [--force] [--allowMissing]'
 
 function parse (argv) {
   const a = parseCommand(argv, {
@@ -27,7 +30,7 @@ function parse (argv) {
     usage: USAGE,
     strings: ['out', 'html', 'expect'],
     lists: ['threshold'],
-    booleans: ['json', 'force'],
+    booleans: ['json', 'force', 'allowMissing'],
     aliases: { out: ['o', 'output'], json: 'j' }
   })
   if (a.expect !== undefined) {
@@ -36,12 +39,6 @@ function parse (argv) {
     a.expect = n
   }
   return a
-}
-
-function summary (info) {
-  const { results, shards, expected, startSkewMs } = info
-  const of = shards === results ? `${shards} of ${expected} shards` : `${results} results (${shards} of ${expected} shards)`
-  return `merged ${of}, start skew ${startSkewMs} ms\n`
 }
 
 function run (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
@@ -67,7 +64,7 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
   for (const file of files) results.push(...readResults(file, { need: ['histograms', 'series'] }))
   const merged = mergeResults(results, { expect: a.expect, thresholds: a.threshold, force: a.force })
 
-  stderr.write(summary(merged.merge))
+  stderr.write(`${mergeSummary(merged.merge)}\n`)
   for (const w of merged.merge.warnings) stderr.write(`${warningLine(w)}\n`)
   outputs.writeOutputs(merged, {
     out: a.out,
@@ -77,7 +74,13 @@ function run (argv, { stdout = process.stdout, stderr = process.stderr } = {}) {
     verbose: true
   }, { streams: { stdout, stderr } })
 
-  return thresholdsExitCode(merged.thresholds, { tablesShown: !a.json, stderr })
+  const code = thresholdsExitCode(merged.thresholds, { tablesShown: !a.json, stderr })
+  const missing = missingText(merged.merge)
+  if (missing !== null && !a.allowMissing) {
+    stderr.write(`merge incomplete: ${missing} missing, so the merged result is of part of the run (exit ${EXIT.INCOMPLETE}; --allowMissing accepts it)\n`)
+    return EXIT.INCOMPLETE
+  }
+  return code
 }
 
 module.exports = { run }

@@ -13,6 +13,9 @@ const { spawn } = require('child_process')
 const { raise } = require('../core/errors')
 const { authority } = require('../core/url')
 const { Interrupted } = require('./exit-codes')
+const { liveMembers, signalMembers } = require('./process-group')
+const { watchdogEnv } = require('./command-watchdog')
+const { sweepStaleFolders } = require('./stale-folders')
 
 // --on-port: the URL given (often just a path) on the port the command
 // listens on.
@@ -29,51 +32,45 @@ function pointAt (url, { port, address }) {
   return Array.isArray(url) ? url.map(one) : one(url)
 }
 
-// Starts the command after `--` with detect-port.js preloaded, and resolves
-// once it listens, to { listening: { port, address }, stop() }.
 // How long the command has to exit after the signal, before SIGKILL.
 const GRACE_MS = 3000
+// How long the watchdog has, once the rest of its group is SIGKILLed, to
+// reap it and exit, before it is SIGKILLed too.
+const LEADER_GRACE_MS = 1000
 
 // How often to look whether the command's group is gone, once its leader
 // has exited.
 const GROUP_POLL_MS = 20
 
-// The processes of group `pgid` still running, as Linux's /proc says
-// (null elsewhere): a member that has died but that init has not yet
-// reaped (a zombie, which kill(-pgid, 0) still finds) is gone.
-function liveMembers (pgid) {
-  let names
-  try {
-    names = fs.readdirSync('/proc')
-  } catch {
-    return null
-  }
-  let live = 0
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue
-    let stat
-    try {
-      stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8')
-    } catch {
-      continue
-    }
-    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if (Number(fields[2]) === pgid && fields[0] !== 'Z' && fields[0] !== 'X') live++
-  }
-  return live
-}
+const WATCHDOG = path.join(__dirname, 'command-watchdog.js')
 
-// signalOf(): the signal that stopped the run, if one did: the command
-// gets the same.
+// Starts the command after `--` with detect-port.js preloaded, and resolves
+// once it listens, to { listening: { port, address }, stop() }. The
+// command is started by command-watchdog.js, which leads its process group
+// and ends it if this process dies without a word (a SIGKILL runs none of
+// our handlers). signalOf(): the signal that stopped the run, if one did:
+// the command gets the same.
 function startCommand (opts, session, signalOf = () => undefined) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'autocannon-'))
+  const tmp = os.tmpdir()
+  // What runs that died by SIGKILL left behind, in the background; the
+  // command's stop waits for it, so that a short run does not exit
+  // before the sweep is done.
+  const swept = sweepStaleFolders(tmp).catch(() => {})
+  const dir = fs.mkdtempSync(path.join(tmp, 'autocannon-'))
   const socketPath = path.join(dir, 'port.sock')
   const [file, ...args] = opts.spawn
   const preload = `--require ${JSON.stringify(path.join(__dirname, 'detect-port.js'))}`
+  const nodeOptions = process.env.NODE_OPTIONS ? `${preload} ${process.env.NODE_OPTIONS}` : preload
 
   let child = null
+  // Whether the command (or the watchdog) has exited, and who waits on it.
   let exited = false
+  const onExited = []
+  const markExited = () => {
+    if (exited) return
+    exited = true
+    for (const fn of onExited.splice(0)) fn()
+  }
   const server = net.createServer()
   let cleaned = false
   const cleanup = () => {
@@ -83,7 +80,6 @@ function startCommand (opts, session, signalOf = () => undefined) {
     fs.rmSync(dir, { recursive: true, force: true })
   }
   const started = () => child !== null && child.pid !== undefined
-  // Its own process group: a shell or npm wrapper goes with its server.
   const kill = (signal) => {
     try {
       process.kill(-child.pid, signal)
@@ -106,7 +102,8 @@ function startCommand (opts, session, signalOf = () => undefined) {
   // However autocannon ends (a second signal, a crash), the command ends
   // too and its folder goes: 'exit' handlers run on process.exit() and
   // at the end of the event loop (main.js keeps the signals' default
-  // action, death without 'exit', away until the command is gone).
+  // action, death without 'exit', away until the command is gone). What
+  // no handler sees, a SIGKILL, the watchdog does.
   const onExit = () => {
     cleanup()
     if (started()) kill('SIGKILL')
@@ -119,7 +116,7 @@ function startCommand (opts, session, signalOf = () => undefined) {
   const stop = (signal = 'SIGTERM') => {
     if (stopping) return stopping
     cleanup()
-    stopping = new Promise((resolve) => {
+    const ended = new Promise((resolve) => {
       if (!started()) {
         process.removeListener('exit', onExit)
         return resolve()
@@ -131,7 +128,6 @@ function startCommand (opts, session, signalOf = () => undefined) {
         resolve()
       }
       const watch = () => {
-        if (!exited) return
         // (A process SIGKILL cannot end, stuck in the kernel, is waited
         // for no longer than a second more.)
         if (!groupAlive() || Date.now() >= until + 1000) return gone()
@@ -141,18 +137,26 @@ function startCommand (opts, session, signalOf = () => undefined) {
         }
         setTimeout(watch, GROUP_POLL_MS)
       }
+      // After the grace, SIGKILL to the group but its leader, the
+      // watchdog, which reaps them and then exits; to all of it if the
+      // watchdog is still there LEADER_GRACE_MS later (or where /proc
+      // cannot name them).
+      let last = null
       const timer = setTimeout(() => {
         killed = true
-        kill('SIGKILL')
+        if (signalMembers(child.pid, 'SIGKILL')) last = setTimeout(() => kill('SIGKILL'), LEADER_GRACE_MS)
+        else kill('SIGKILL')
       }, GRACE_MS)
       const onChildExit = () => {
         clearTimeout(timer)
+        clearTimeout(last)
         watch()
       }
       if (exited) onChildExit()
-      else child.once('exit', onChildExit)
+      else onExited.push(onChildExit)
       kill(signal)
     })
+    stopping = Promise.all([ended, swept]).then(() => {})
     return stopping
   }
 
@@ -183,27 +187,37 @@ function startCommand (opts, session, signalOf = () => undefined) {
       })
     })
     server.on('error', (err) => settle(raise('AC_COMMAND_FAILED', `--on-port: cannot listen for the command's port: ${err.message}`)))
-    server.listen(socketPath, () => {
-      // Stopped while the socket was set up: nothing to start.
-      if (settled) return
-      child = spawn(file, args, {
-        // With -j, stdout is for the JSON only: the command's output goes to stderr.
-        stdio: ['ignore', opts.json ? 2 : 'inherit', 'inherit'],
-        detached: true,
-        env: {
-          ...process.env,
-          NODE_OPTIONS: process.env.NODE_OPTIONS ? `${preload} ${process.env.NODE_OPTIONS}` : preload,
-          AUTOCANNON_DETECT_PORT_SOCKET: socketPath
-        }
-      })
-      child.once('exit', (code, signal) => {
-        exited = true
-        settle(raise('AC_COMMAND_FAILED', `--on-port: the command exited (${signal || `code ${code}`}) before listening on a port: ${opts.spawn.join(' ')}`))
-      })
-      child.once('error', (err) => {
-        exited = true
-        settle(raise('AC_COMMAND_FAILED', `--on-port: cannot start ${file}: ${err.message}`))
-      })
+    // Bound before listen() returns: the command can report its port from
+    // its first instant, and a folder whose socket no process listens on
+    // is a dead run's (stale-folders.js).
+    server.listen(socketPath)
+    // The watchdog starts the command; from here on the folder goes with
+    // this process however it ends. Its own process group: a shell or npm
+    // wrapper goes with its server.
+    child = spawn(process.execPath, [WATCHDOG, dir, file, ...args], {
+      // With -j, stdout is for the JSON only: the command's output goes to stderr.
+      stdio: ['ignore', opts.json ? 2 : 'inherit', 'inherit', 'ipc'],
+      detached: true,
+      env: watchdogEnv({ ...process.env, AUTOCANNON_DETECT_PORT_SOCKET: socketPath }, nodeOptions)
+    })
+    const exitedFirst = ({ code, signal }) => raise('AC_COMMAND_FAILED', `--on-port: the command exited (${signal || `code ${code}`}) before listening on a port: ${opts.spawn.join(' ')}`)
+    const cannotStart = (message) => raise('AC_COMMAND_FAILED', `--on-port: cannot start ${file}: ${message}`)
+    child.on('message', (message) => {
+      if (message && message.exit) {
+        markExited()
+        settle(exitedFirst(message.exit))
+      } else if (message && typeof message.error === 'string') {
+        settle(cannotStart(message.error))
+      }
+    })
+    // The watchdog exits as the command did, after its message.
+    child.once('exit', (code, signal) => {
+      markExited()
+      settle(exitedFirst({ code, signal }))
+    })
+    child.once('error', (err) => {
+      markExited()
+      settle(cannotStart(err.message))
     })
   })
 }

@@ -13,43 +13,48 @@
 // drives it through the calls declared there; it reaches the run only
 // through the run's handle (lib/engine/run-handle.js).
 //
-// The framing is its protocol's: a small object made for it by the
-// protocol's module (lib/http1/client-h1.js, lib/http2/client-h2.js, each
-// exporting its name, create(client, setup) and encodingFor(target)), as
-// undici's client-h1 and client-h2 make one. A protocol has:
-//   inFlight     the requests written and not yet answered
+// The requests in flight are the Client's: a slot each (in-flight.js:
+// when each was sent and planned, when its response's first byte came,
+// its entry; the one a settling setupRequest holds; the oldest), in the
+// order its protocol's framing answers them (inOrder). The framing is the
+// protocol's: a small object made for it by the framing module its
+// descriptor names (lib/protocols/registry.js; lib/http1/client-h1.js,
+// lib/http2/client-h2.js, each exporting inOrder, create(client, setup,
+// slots, sequence, target) and encodingFor(target)), as undici's client-h1
+// and client-h2 make one. It frames requests and nothing else: it takes a
+// slot as it writes a request and gives it back as the request ends, and
+// reads nothing of the Client. The seam, both ways, and nothing more
+// (test/client/seam.test.js holds both framings to it):
+//
+// What the Client uses of its framing:
 //   ready        whether requests may be written (HTTP/2: once the
 //                server's SETTINGS came)
 //   accepting    whether this socket takes new requests (no close
 //                announced, no GOAWAY)
 //   spent        whether this socket takes none ever again (a new one
 //                goes on once it is idle)
-//   open()       a new socket: nothing of the last one carries over
-//   connected()  the socket can be written
-//   read(buf, start, end) → false when what it read closes the socket
+//   connected(socket)  a new socket, which can be written: nothing of the
+//                last one carries over
+//   read(buf, start, end, now) → false when what it read closes the socket
 //   end()        the server ended its side
-//   unanswered() → the error the requests in flight end in as the socket
-//                closes, or null when they go again (resend)
-//   closedIdle() → the error a close with nothing in flight counts, or null
-//   drop()       the requests in flight ended with the socket
-//   oldestSentAt(), setUpSince() (when it began to wait for the server to
-//                set the connection up; 0 when it is not waiting)
-//   room()       how many more requests it takes now
+//   closed(done) → the error the requests in flight end in as the socket
+//                closes (with none in flight: the error the close counts),
+//                or null: they go again (resent); done: the requests of
+//                this socket that ended before
+//   close()      the socket is given up (closed, failed, recycled, parked,
+//                the run over): what it framed goes with it
+//   room()       how many more requests it takes now (its flow control)
 //   send(n, now, planned)  n granted requests (intended at planned[k], or
 //                now when planned is null)
 //   queue(encoded, now, planned, entry, k), flush(count, now)  a batch
-//                built by sendEach()
-//   hold() → held, release(held), sendHeld(encoded, entry, planned)  a
-//                request whose setupRequest returned a promise
-//   retire()     before its socket is given up for a new one
-//   refresh()    the requests or the listeners changed
-//   stop()
-// It calls back respond(), overflowed(), requestFailed(), resend(),
-// fail(), pump(), checkIdle(), sendEach() and emitHeaders(), and reads
-// wantBody, wantHeaders, maxBodySize, sentOnSocket, pendingRequest,
-// stopped, target and readAt (the time of the read being handled) (and,
-// once, as it is made: connection and sequence).
-// test/client/client.test.js holds both protocols to these lists.
+//                built by sendEach(), one request at a time
+//   refresh(wantBody, wantHeaders)  the requests or the listeners changed
+//
+// What the framing calls back (it reads no field of the Client):
+//   respond(slot, status, bytes, body, headers), overflowed(),
+//   requestFailed(err), resend(n), fail(err), setUp(), checkIdle(),
+//   sendEach(n, now, planned), emitHeaders(headers), pump() (after a
+//   framing's own timer ended requests: gRPC's deadline)
 //
 // Every request started ends once: a response, or an error. When the
 // socket dies, every request still in flight ends with it (one error
@@ -62,6 +67,7 @@ const { EventEmitter } = require('events')
 const { HookError, CountedError, causeOf } = require('../core/errors')
 const { Connection } = require('../transport/connection')
 const { sequenceFor } = require('./request-sequence')
+const { InOrder, AnyOrder } = require('./in-flight')
 const { lazy } = require('../core/lazy')
 // Lazy: only requests that are not all the same bytes (several of them, a
 // hook, ids, {{…}}) need it; a run of one plain request does not.
@@ -79,9 +85,9 @@ let headersObject = null
 class Client extends EventEmitter {
   // run: the run's handle (lib/engine/run-handle.js). setup: what every
   // client of the run shares (Run#clientSetup). route: its target's, made
-  // once per target: { target, connect (the transport), protocol (the
-  // module), encoding, requests, order }. index: its place among the
-  // connections.
+  // once per target: { target, connect (the transport), protocol (its
+  // descriptor), framing (the framing's module), encoding, requests,
+  // order }. index: its place among the connections.
   constructor (run, setup, route, index) {
     super()
     this.run = run
@@ -108,6 +114,9 @@ class Client extends EventEmitter {
     this.sentOnSocket = 0
     this.completed = 0
     this.readAt = 0
+    // When the socket could be written: the framing's set-up (HTTP/2's
+    // SETTINGS) is waited for from then.
+    this.connectedAt = 0
     this.pendingRequest = null
     this.wantBody = false
     this.wantHeaders = false
@@ -121,7 +130,11 @@ class Client extends EventEmitter {
       this.recorder.sequenceReset()
       this.emit('reset')
     }
-    this.protocol = route.protocol.create(this, setup)
+    // The descriptor of its protocol (lib/protocols/registry.js), and its
+    // framing object, made by the framing module it names.
+    this.protocol = route.protocol
+    this.slots = route.framing.inOrder ? new InOrder(setup.pipelining) : new AnyOrder(setup.pipelining)
+    this.framing = route.framing.create(this, setup, this.slots, this.sequence, this.target)
     // Bodies and headers are decoded only while someone listens for them.
     this.refresh()
     this.on('newListener', (name) => {
@@ -142,7 +155,7 @@ class Client extends EventEmitter {
     this.wantHeaders = this.sequence.hasOnResponse || this.listenerCount('headers') > 0
     if (this.wantHeaders && headersObject === null) headersObject = headerObjects().headersObject
     if (this.sequence.staticBytes === null && sendEachOf === null) sendEachOf = oneByOne().sendEach
-    this.protocol.refresh()
+    this.framing.refresh(this.wantBody, this.wantHeaders)
   }
 
   // --- Client API (autocannon compatible) ---
@@ -182,7 +195,7 @@ class Client extends EventEmitter {
   }
 
   get inFlight () {
-    return this.protocol.inFlight
+    return this.slots.count
   }
 
   // Is its socket open (for the connections a sample shows)?
@@ -215,46 +228,53 @@ class Client extends EventEmitter {
     if (this.retryTimer) clearTimeout(this.retryTimer)
     this.retryTimer = null
     this.connection.stop()
-    this.protocol.stop()
+    this.framing.close()
   }
 
   // --- the connection's calls ---
 
   onOpen () {
     this.sentOnSocket = 0
-    this.protocol.open()
   }
 
   onReady () {
     this.recorder.connected(this.connection.phases())
-    this.protocol.connected()
+    this.connectedAt = performance.now()
+    const framing = this.framing
+    framing.connected(this.connection.socket)
+    if (framing.ready) this.pump()
   }
 
   onData (buf, start, end) {
-    this.readAt = performance.now()
-    if (this.protocol.read(buf, start, end)) this.pump()
+    const now = performance.now()
+    this.readAt = now
+    if (this.framing.read(buf, start, end, now)) this.pump()
   }
 
   onEnd () {
     this.readAt = performance.now()
-    this.protocol.end()
+    this.framing.end()
   }
 
   // The socket closed without a failure counted: → the error to count, or
   // null.
   onClose (connected) {
-    const protocol = this.protocol
-    if (protocol.inFlight > 0) return protocol.unanswered()
-    if (!connected) return new CountedError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
-    return protocol.closedIdle()
+    const count = this.slots.count
+    if (count === 0 && !connected) return new CountedError('AC_SOCKET_HANG_UP', 'socket hang up: the connection closed before it was established')
+    const err = this.framing.closed(this.sentOnSocket - count)
+    if (err === null && count > 0) this.resend(count)
+    return err
   }
 
   // The connection failed: the requests in flight end as errors; if none
   // was (the connection was never set up), the attempt itself counts as
   // one request, while the budget allows.
   onFail (err, connected) {
-    const up = connected && this.protocol.ready
-    let lost = this.protocol.inFlight
+    // The protocol's reading of the error (a TLS alert that says the
+    // server does not speak it).
+    err = this.protocol.connectError(err)
+    const up = connected && this.framing.ready
+    let lost = this.slots.count
     if (lost === 0 && !up && this.run.takeAttempt()) lost = 1
     this.completed += lost
     const cause = causeOf(err, up)
@@ -265,17 +285,20 @@ class Client extends EventEmitter {
   }
 
   dropInFlight () {
-    this.protocol.drop()
+    this.slots.clear()
+    this.framing.close()
     // A setupRequest still settling held a place: it ended with the rest.
     this.pendingRequest = null
   }
 
   oldestSentAt () {
-    return this.protocol.oldestSentAt()
+    return this.slots.oldestSentAt()
   }
 
+  // When it began to wait for the framing's set-up (the server's SETTINGS);
+  // 0 when it is not waiting.
   setUpSince () {
-    return this.protocol.setUpSince()
+    return this.framing.ready ? 0 : this.connectedAt
   }
 
   // No request left for this connection to make.
@@ -289,10 +312,16 @@ class Client extends EventEmitter {
     this.run.onClientDone(this)
   }
 
-  // --- the protocol's calls ---
+  // --- the framing's calls ---
 
   fail (err) {
     this.connection.fail(err)
+  }
+
+  // The framing set the connection up (HTTP/2: the server's SETTINGS
+  // came): the failures in a row are over.
+  setUp () {
+    this.connection.succeeded()
   }
 
   // `n` requests in flight were never processed: they go again on the
@@ -308,7 +337,7 @@ class Client extends EventEmitter {
   // The requests this socket may still carry, within maxConnectionRequests
   // and reconnectRate: at most n.
   allowed (n) {
-    if (this.maxRequests) n = Math.min(n, this.maxRequests - this.completed - this.protocol.inFlight)
+    if (this.maxRequests) n = Math.min(n, this.maxRequests - this.completed - this.slots.count)
     if (this.reconnectRate) n = Math.min(n, this.reconnectRate - this.sentOnSocket)
     return n
   }
@@ -319,10 +348,10 @@ class Client extends EventEmitter {
     // countedFailure: the socket is being destroyed (e.g. a parse error in
     // this very read); what we wrote now would be lost yet counted as sent.
     const connection = this.connection
-    const protocol = this.protocol
-    if (!connection.connected || this.stopped || connection.countedFailure || !protocol.ready) return
-    const room = protocol.room()
-    if (room < 1 || !protocol.accepting || this.pendingRequest !== null || this.parked) return this.checkIdle()
+    const framing = this.framing
+    if (!connection.connected || this.stopped || connection.countedFailure || !framing.ready) return
+    const room = framing.room()
+    if (room < 1 || !framing.accepting || this.pendingRequest !== null || this.parked) return this.checkIdle()
     let n = this.allowed(room)
     if (n < 1) return this.checkIdle()
     n = this.run.take(this, n)
@@ -331,19 +360,22 @@ class Client extends EventEmitter {
     // run (its amount) while the batch is being built.
     this.sentOnSocket += n
     this.recorder.started(n)
-    protocol.send(n, performance.now(), this.planned)
+    framing.send(n, performance.now(), this.planned)
   }
 
   // Nothing more to send on this socket: park, finish, or move to a new
   // socket when this one is spent.
   checkIdle () {
-    const protocol = this.protocol
-    if (protocol.inFlight > 0 || this.pendingRequest !== null) return
-    if (this.parked) return this.connection.park()
+    const framing = this.framing
+    if (this.slots.count > 0 || this.pendingRequest !== null) return
+    if (this.parked) {
+      framing.close()
+      return this.connection.park()
+    }
     if (this.nothingLeft()) return this.finish()
-    if (this.connection.socket === null || !protocol.ready) return
-    if (protocol.spent || (this.reconnectRate && this.sentOnSocket >= this.reconnectRate)) {
-      protocol.retire()
+    if (this.connection.socket === null || !framing.ready) return
+    if (framing.spent || (this.reconnectRate && this.sentOnSocket >= this.reconnectRate)) {
+      framing.close()
       this.connection.recycle()
     }
   }
@@ -359,17 +391,31 @@ class Client extends EventEmitter {
     sendEachOf(this, n, now, planned)
   }
 
+  // A request whose setupRequest settled (send-each.js): a batch of one,
+  // sent from now.
+  sendHeld (encoded, entry, planned) {
+    const now = performance.now()
+    this.framing.queue(encoded, now, planned, entry, 0)
+    this.framing.flush(1, now)
+  }
+
   // --- receiving ---
 
   // One response: counted, its latency from its planned time (under a
   // rate) or its send time, then its body checked and the listeners told.
-  // body: a Buffer when wantBody, else null; headers: the flat list or
-  // null; entry: the sequence entry it answers. firstAt: the time of the
-  // read that brought the first byte of its head (the clock is read once
-  // per read, not per response): its time to first byte runs from the
-  // write to then, its transfer from then to this read. A response whose
-  // head and end came in one read has transfer 0.
-  respond (status, bytes, sentAt, plannedAt, entry, body, headers, firstAt) {
+  // slot: its request's, just given back by the framing (its times stay
+  // until a slot is taken again), with the sequence entry it answers and
+  // firstAt, the time of the read that brought the first byte of its head
+  // (the clock is read once per read, not per response): its time to
+  // first byte runs from the write to then, its transfer from then to
+  // this read. A response whose head and end came in one read has
+  // transfer 0. body: a Buffer when wantBody, else null; headers: the flat
+  // list or null.
+  respond (slot, status, bytes, body, headers) {
+    const slots = this.slots
+    const sentAt = slots.sentAt[slot]
+    const plannedAt = slots.plannedAt[slot]
+    const firstAt = slots.firstAt[slot]
     this.completed++
     this.connection.succeeded()
     const now = this.readAt
@@ -377,7 +423,7 @@ class Client extends EventEmitter {
     const recorder = this.recorder
     recorder.response(status, bytes, Math.round(latencyMs * 1000), Math.round((firstAt - sentAt) * 1000), Math.round((now - firstAt) * 1000))
     if (recorder.latencyUncorrected !== null) recorder.uncorrected(status, Math.round((now - sentAt) * 1000))
-    if (body !== null) this.deliverBody(status, entry, body, headers)
+    if (body !== null) this.deliverBody(status, slots.entryOf[slot], body, headers)
     const run = this.run
     if (run.emitResponses) run.emitResponse(this, status, bytes, latencyMs)
     if (this.hasResponseListener) this.emit('response', status, bytes, latencyMs)

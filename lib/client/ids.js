@@ -4,30 +4,40 @@
 // header values and body becomes a fresh id, once per request, as
 // autocannon's hyperid ids do.
 
-// For the prefix, which every run that loads this file makes.
-const { threadId } = require('worker_threads')
+const { randomUUID } = require('crypto')
 
 const ID_TAG = '[<id>]'
 // The tag as it looks once a URL has been percent-encoded.
 const ID_TAG_ENCODED = '[%3Cid%3E]'
 
-// Ids have a fixed length (as autocannon's hyperids do), so a request
-// with ids in its body keeps one Content-Length: a prefix unique to this
-// process and thread (time, randomness, thread id), then a counter.
-const ID_LENGTH = 27
-let idPrefix = null
-let idCounter = 0
+// Ids are autocannon's (hyperid's, urlSafe and fixedLength): a random
+// UUID in URL-safe base64 (22 characters) and '-', then a counter of 10
+// digits, each connection with its own prefix and counter from 0. A
+// fixed length keeps one Content-Length for a request with ids in its
+// body, and a server that checks autocannon's ids sees the same shape.
+const ID_LENGTH = 33
+const COUNTER_DIGITS = 10
+// Where hyperid takes a new prefix and starts its counter again.
+const MAX_COUNT = 2 ** 31 - 1
 
-// Made by the first sequence that replaces ids, before anything is sent.
-function makeIdPrefix () {
-  if (idPrefix !== null) return
-  idPrefix = Date.now().toString(36).slice(-8).padStart(8, '0') +
-    Math.random().toString(36).slice(2).padEnd(7, '0').slice(0, 7) +
-    (threadId % 1296).toString(36).padStart(2, '0') + '-'
+function idPrefix () {
+  return Buffer.from(randomUUID().replace(/-/g, ''), 'hex').toString('base64url') + '-'
 }
 
-function freshId () {
-  return idPrefix + (idCounter++).toString(36).padStart(ID_LENGTH - idPrefix.length, '0')
+// A connection's ids: next() gives the next one.
+class IdSource {
+  constructor () {
+    this.prefix = idPrefix()
+    this.count = 0
+  }
+
+  next () {
+    if (this.count === MAX_COUNT) {
+      this.prefix = idPrefix()
+      this.count = 0
+    }
+    return this.prefix + String(this.count++).padStart(COUNTER_DIGITS, '0')
+  }
 }
 
 // Stands for the id in a request encoded once (an encoding may split its
@@ -89,4 +99,4 @@ function replaceIds (req, id) {
   return out
 }
 
-module.exports = { ID_MARKER, makeIdPrefix, freshId, hasIds, replaceIds }
+module.exports = { ID_LENGTH, ID_MARKER, IdSource, hasIds, replaceIds }

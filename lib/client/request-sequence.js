@@ -74,9 +74,11 @@ class RequestSequence {
     this.templates = templates
     this.conn = conn
     this.idReplacement = idReplacement
+    // This connection's ids, as autocannon gives each connection its own.
+    this.ids = null
     if (idReplacement) {
       if (ids === null) ids = idsModule()
-      ids.makeIdPrefix()
+      this.ids = new ids.IdSource()
     }
     this.initialContext = initialContext
     this.context = cloneContext(initialContext)
@@ -220,7 +222,7 @@ class RequestSequence {
 
   build (entry) {
     if (entry.writer !== null) return entry.writer.fresh(this.templates, 1)
-    if (entry.withId !== null) return entry.withId(ids.freshId())
+    if (entry.withId !== null) return entry.withId(this.ids.next())
     const t = entry.template
     if (!entry.setupRequest) return this.encode(entry, { ...t, host: this.base.host })
     // setupRequest gets its own copy to change as it likes.
@@ -246,7 +248,7 @@ class RequestSequence {
     }
     this.lastIsHead = isHeadMethod(req.method)
     // As autocannon does, ids replace the tags in what setupRequest returned.
-    if (this.idReplacement) req = ids.replaceIds(req, ids.freshId())
+    if (this.idReplacement) req = ids.replaceIds(req, this.ids.next())
     try {
       return this.encoding.encode(req.host ? req : { ...req, host: this.base.host }, this.base.absoluteForm)
     } catch (err) {

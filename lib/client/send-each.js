@@ -6,6 +6,7 @@
 // that returns a promise holds a place in flight until it settles, and
 // nothing is sent behind it meanwhile.
 
+const { performance } = require('perf_hooks')
 const { PENDING } = require('./request-sequence')
 
 // Requests whose hook failed (`failed` of them, `sent` others sent with
@@ -35,7 +36,7 @@ function retryAfterHookFailures (client, failed, sent) {
 // given back.
 function sendEach (client, n, now, planned) {
   const sequence = client.sequence
-  const protocol = client.protocol
+  const framing = client.framing
   let queued = 0
   // Requests whose hook failed: started (they count as sent) and ended
   // as errors, never written.
@@ -57,9 +58,9 @@ function sendEach (client, n, now, planned) {
       awaitRequest(client, sequence.pending, sequence.lastEntry, at)
       break
     }
-    protocol.queue(encoded, now, at, sequence.lastEntry, queued++)
+    framing.queue(encoded, now, at, sequence.lastEntry, queued++)
   }
-  if (queued > 0) protocol.flush(queued, now)
+  if (queued > 0) framing.flush(queued, now)
   const unused = n - k
   if (unused > 0) {
     // pump() counted all it was granted as sent.
@@ -75,13 +76,13 @@ function sendEach (client, n, now, planned) {
 // goes first, the request ended with it (an error).
 function awaitRequest (client, promise, entry, planned) {
   const socket = client.connection.socket
-  const held = client.protocol.hold()
+  const held = client.slots.hold(performance.now())
   client.pendingRequest = promise
   const release = () => {
     if (client.pendingRequest !== promise) return false
     client.pendingRequest = null
     if (client.connection.socket !== socket) return false
-    client.protocol.release(held)
+    client.slots.unhold(held)
     return true
   }
   promise.then((req) => {
@@ -94,13 +95,13 @@ function awaitRequest (client, promise, entry, planned) {
       hookFailed(client, err)
       return client.pump()
     }
-    if (encoded === null || !client.protocol.accepting) {
+    if (encoded === null || !client.framing.accepting) {
       // Reset, or the socket takes nothing more: never started.
       client.run.giveBack(1)
       client.unsend(1)
       return client.pump()
     }
-    client.protocol.sendHeld(encoded, entry, planned)
+    client.sendHeld(encoded, entry, planned)
     client.pump()
   }, (err) => {
     const err2 = client.sequence.fail(entry, err)

@@ -1,6 +1,6 @@
 'use strict'
 
-// Templates in a request's path, header values and body: {{seq}} (a
+// Templates in a request's path and query, header values and body: {{seq}} (a
 // counter unique across the run's connections, workers and shards),
 // {{conn}} (the connection's index), {{uuid}}, {{int A B}}, {{pick a|b|c}},
 // {{now}} (epoch ms) and {{line FILE}} (the file's next line, in order,
@@ -15,6 +15,7 @@
 const fs = require('fs')
 const path = require('path')
 const { InvalidOptionError } = require('../core/errors')
+const { AUTHORITY } = require('../core/url')
 
 const TEMPLATE = /\{\{([^{}]*)\}\}/g
 // A template in a URL's path once the URL parser has percent-encoded it.
@@ -85,17 +86,34 @@ function scan (text, option, dir) {
 }
 
 // Replaces each template of text by a marker; pushes its hole on holes.
+// In a path (option 'url'), a hole after the first "?" outside any hole
+// is in the query, whose values are encoded by the query's set.
 function mark (text, option, holes, marker, dir) {
   const found = scan(text, option, dir)
   if (found.length === 0) return text
+  const inPath = option === 'url'
+  const query = inPath ? queryStart(text, found) : -1
   let out = ''
   let at = 0
   for (const f of found) {
     out += text.slice(at, f.start) + marker(holes.length)
-    holes.push(prepare({ ...f.hole, inPath: option === 'url' }))
+    const hole = { ...f.hole, inPath }
+    if (query !== -1 && f.start > query) hole.inQuery = true
+    holes.push(prepare(hole))
     at = f.end
   }
   return out + text.slice(at)
+}
+
+// Where a path's query starts: its first "?" outside the holes, or -1.
+function queryStart (text, found) {
+  let from = 0
+  for (const f of found) {
+    const q = text.indexOf('?', from)
+    if (q !== -1 && q < f.start) return q
+    from = f.end
+  }
+  return text.indexOf('?', from)
 }
 
 // A request's templates replaced by markers: { req (the template with a
@@ -171,19 +189,50 @@ function latin1 (text) {
 }
 
 // pick's choices and line's lines in the form they are sent in: UTF-8
-// bytes as latin1 text, in a path percent-encoded (encodeURI takes the
-// text itself: given its UTF-8 bytes as latin1, it would encode each byte
-// again, é as %C3%83%C2%A9). Done once per hole.
+// bytes as latin1 text, in a path or a query percent-encoded as a
+// browser encodes what is typed there. Done once per hole.
 function prepare (hole) {
-  const form = (v) => hole.inPath ? encodePathValue(v) : latin1(v)
+  const form = hole.inPath ? (v) => percentEncode(v, hole.inQuery ? QUERY_SET : PATH_SET) : latin1
   if (hole.kind === 'pick') return { ...hole, options: hole.options.map(form) }
   if (hole.kind === 'line') return { ...hole, lines: hole.lines.map(form) }
   return hole
 }
 
-// A value in a path: what a URL may not hold as it is, percent-encoded.
-function encodePathValue (v) {
-  return /^[\w\-.~!$&'()*+,;=:@/%]*$/.test(v) ? v : encodeURI(v).replace(/[?#]/g, encodeURIComponent)
+// WHATWG URL's percent-encode sets for an http(s) URL: the path's and the
+// (special) query's. Both hold the C0 controls, the space, DEL and all
+// that is not ASCII; "%" is in neither: a browser sends it as it is.
+// eslint-disable-next-line no-control-regex
+const PATH_SET = /[\x00-\x20"#<>?^`{}\x7f-\u{10ffff}]/gu
+// eslint-disable-next-line no-control-regex
+const QUERY_SET = /[\x00-\x20"#'<>\x7f-\u{10ffff}]/gu
+
+// A value with each character of the set as its UTF-8 bytes, %XX each.
+function percentEncode (value, set) {
+  return value.replace(set, (c) => {
+    let out = ''
+    for (const b of Buffer.from(c, 'utf8')) out += (b < 16 ? '%0' : '%') + b.toString(16).toUpperCase()
+    return out
+  })
+}
+
+// A URL's path and query with its templates as they were written. The
+// URL parser would percent-encode what is inside them (a space, a "#"
+// that would end the path), and in a query read "{{int 1 5}}" as
+// "{{int%201%205}}": each of ours is taken out before parsing, behind a
+// marker the parser leaves as it is, and put back after. Other text in
+// double braces is left to the parser, sent as a browser sends it.
+// href: a URL with its scheme and no template before its path.
+function urlPath (href) {
+  const salt = Math.random().toString(36).slice(2, 10)
+  const at = AUTHORITY.exec(href)[0].length
+  const lifted = []
+  const rest = href.slice(at).replace(TEMPLATE, (whole, inner) => {
+    if (!KINDS.has(inner.trim().split(/\s+/)[0])) return whole
+    lifted.push(whole)
+    return `zz${salt}${lifted.length - 1}zz`
+  })
+  const url = new URL(href.slice(0, at) + rest)
+  return ((url.pathname || '/') + url.search).replace(new RegExp(`zz${salt}(\\d+)zz`, 'g'), (m, i) => lifted[Number(i)])
 }
 
 // Checks the templates of a value before the run (config/prepare.js), so
@@ -198,4 +247,4 @@ function check (value, option, dir) {
   return scan(text, option, dir).length > 0
 }
 
-module.exports = { hasTemplate, check, markTemplate, createState }
+module.exports = { hasTemplate, check, markTemplate, createState, urlPath }

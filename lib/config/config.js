@@ -16,6 +16,7 @@ const { upstream } = require('../core/upstream-messages')
 const { OPTIONS, DEFAULTS } = require('../core/options')
 const { SAID, fail, checkByTable, checkOption, parseDuration, checkExpressions } = require('./values')
 const { checkRules, checkRefusals } = require('./rules')
+const { SCHEMES, chooseProtocol } = require('../protocols/registry')
 const { lazy } = require('../core/lazy')
 // Lazy: each only when its option (at the right) is given, which most
 // runs do not.
@@ -25,17 +26,22 @@ const proxy = lazy(() => require('./proxy')) // proxy
 const stages = lazy(() => require('./stages')) // stages, connectionStages
 const startAt = lazy(() => require('./start-at')) // startAt
 const tlsCheck = lazy(() => require('./tls-check')) // tlsOptions
+const templates = lazy(() => require('../client/templates')) // a URL with {{…}}
+const dashboard = lazy(() => require('./dashboard')) // dashboard
 
 // How the sends of a rate may be spaced (lib/engine/arrivals.js).
 const ARRIVALS = Object.freeze(['uniform', 'poisson'])
 const MAX_SEED = 0xffffffff
 
 // proxyFor(url): the target's proxy (proxy.js), or undefined to go
-// direct. protocol: what its connections speak, as ALPN names it
-// ('http/1.1' or 'h2'), decided here once for the transport, the check
-// before the run and the run's client alike.
+// direct. protocol: the descriptor of what its connections speak
+// (lib/protocols/registry.js), decided here once for the transport, the
+// check before the run and the run's client alike: the target keeps its
+// name (protocolName, which the registry gives back the descriptor by),
+// the ALPN ids its TLS connections offer, and whether its requests may go
+// to an HTTP proxy in clear text.
 function parseTarget (raw, socketPath, proxyFor, protocol) {
-  const url = checkUrl(raw)
+  const url = checkUrl(raw, SCHEMES)
   const secure = url.protocol === 'https:'
   // Brackets belong in the Host header and URL, not in the address we dial.
   const hostname = unbracket(url.hostname)
@@ -44,10 +50,12 @@ function parseTarget (raw, socketPath, proxyFor, protocol) {
     href: maskSecrets(url.href),
     origin: url.origin,
     secure,
-    protocol,
+    protocolName: protocol.name,
+    alpn: protocol.tlsAlpn,
+    clearProxy: protocol.clearProxy,
     hostname,
     port: Number(url.port) || (secure ? 443 : 80),
-    path: (url.pathname || '/') + url.search,
+    path: raw.includes('{{') ? templates().urlPath(withScheme(raw)) : (url.pathname || '/') + url.search,
     host: hostHeader(url),
     auth: basicAuth(url),
     socketPath,
@@ -189,6 +197,13 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   if (opts === null || typeof opts !== 'object') {
     throw new InvalidOptionError('opts', opts, 'must be an object with at least a url')
   }
+  // The run's protocol, chosen once from the options that choose one
+  // (http2, a gRPC call): everything after asks its descriptor, by
+  // protocolName. One that makes its requests from options of its own
+  // (gRPC: the call) turns them into the run's requests first.
+  const http2 = checkByTable(opts, 'http2')
+  const protocol = chooseProtocol({ ...opts, http2 })
+  if (protocol.prepare) opts = protocol.prepare(opts)
   const rawUrls = checkUrls(opts)
   const socketPath = opts.socketPath
   if (socketPath !== undefined && (typeof socketPath !== 'string' || socketPath === '')) {
@@ -197,8 +212,7 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
   const proxied = opts.proxy !== undefined && opts.proxy !== null && opts.proxy !== false
     ? proxy().proxySetting(opts.proxy)
     : undefined
-  const http2 = checkByTable(opts, 'http2')
-  const urls = Object.freeze(rawUrls.map((u) => parseTarget(u, socketPath, proxied && proxied.forTarget, http2 ? 'h2' : 'http/1.1')))
+  const urls = Object.freeze(rawUrls.map((u) => parseTarget(u, socketPath, proxied && proxied.forTarget, protocol)))
   const workers = checkByTable(opts, 'workers')
   checkHooks(opts, workers)
 
@@ -213,7 +227,8 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     sampleInt: checkByTable(opts, 'sampleInt'),
     timeout: checkByTable(opts, 'timeout'),
     pipelining: checkByTable(opts, 'pipelining'),
-    http2,
+    // What the run speaks: its descriptor's name.
+    protocolName: protocol.name,
     bailout: checkByTable(opts, 'bailout'),
     method: checkMethod(opts),
     title: opts.title === undefined || opts.title === null ? undefined : String(opts.title),
@@ -261,11 +276,16 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
     proxy: proxied ? proxied.shown : undefined,
     shard: checkShard(opts.shard),
     startAt: undefined,
-    debug: checkByTable(opts, 'debug')
+    debug: checkByTable(opts, 'debug'),
+    dashboard: given(opts.dashboard) ? dashboard().checkDashboard(opts.dashboard) : undefined
   }
   config.startAt = given(opts.startAt) ? startAt().parseStartAt(opts.startAt, config.sampleInt) : undefined
   checkTyped(config)
-  checkRules(config)
+  // The options that chose the protocol are the rules' too (h2c and a
+  // proxy), as given: the config keeps only the protocol chosen. So are a
+  // search's objectives given to a run, which judges nothing by them: never
+  // ignored without a word (findMaxRate() takes them; its runs do not).
+  checkRules({ ...config, http2, slos: objectives(opts) })
   const refusing = { given: opts, callback: callbackGiven }
   checkRefusals('given', config, refusing)
   // The stages are the run's length; a ramp of connections builds the
@@ -287,6 +307,13 @@ function buildConfig (opts, { callbackGiven = false } = {}) {
 
 function given (value) {
   return value !== undefined && value !== null
+}
+
+// A search's objectives among a run's options (`slo` is the flag's name
+// for them), or undefined: an empty list asks for nothing.
+function objectives (opts) {
+  const slos = given(opts.slos) ? opts.slos : opts.slo
+  return given(slos) && !(Array.isArray(slos) && slos.length === 0) ? slos : undefined
 }
 
 module.exports = { buildConfig, checkOption, parseDuration }

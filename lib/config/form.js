@@ -9,7 +9,7 @@
 const fs = require('fs')
 const path = require('path')
 const FormData = require('form-data')
-const { InvalidOptionError } = require('../core/errors')
+const { InvalidOptionError, UnreadableFileError } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 
 // JSON.parse messages may quote the input, newlines and all.
@@ -22,6 +22,11 @@ const UNREADABLE = upstream('form')
 
 function fail (value, expected) {
   throw new InvalidOptionError('form', value, expected, UNREADABLE)
+}
+
+// The same, for a file it names that cannot be read or parsed.
+function failFile (value, expected, message = UNREADABLE) {
+  throw new UnreadableFileError('form', value, expected, message)
 }
 
 // The description as an object, and the directory relative file paths in
@@ -46,13 +51,13 @@ function readDescription (form) {
   try {
     content = fs.readFileSync(file, 'utf8')
   } catch (err) {
-    return fail(form, `is neither a JSON form description nor a readable file: ${err.code === 'ENOENT' ? `${file} does not exist` : err.message}`)
+    return failFile(form, `is neither a JSON form description nor a readable file: ${err.code === 'ENOENT' ? `${file} does not exist` : err.message}`)
   }
   let description
   try {
     description = JSON.parse(content)
   } catch (err) {
-    return fail(form, `the file ${file} is not valid JSON: ${oneLine(err.message)}`)
+    return failFile(form, `the file ${file} is not valid JSON: ${oneLine(err.message)}`)
   }
   return { description, dir: path.dirname(file) }
 }
@@ -66,7 +71,7 @@ function readUpload (field, filePath, dir) {
     } catch (err) {
       if (err.code !== 'ENOENT' || candidate === candidates[candidates.length - 1]) {
         // autocannon's message is the file system's own.
-        throw new InvalidOptionError('form', filePath, `(the file of field "${field}") cannot be read: ${err.code === 'ENOENT' ? 'it does not exist' : err.message}`, err.message)
+        failFile(filePath, `(the file of field "${field}") cannot be read: ${err.code === 'ENOENT' ? 'it does not exist' : err.message}`, err.message)
       }
     }
   }

@@ -6,7 +6,7 @@
 // naming them.
 
 const fs = require('fs')
-const { InvalidOptionError } = require('../core/errors')
+const { InvalidOptionError, UnreadableFileError } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const { byOrigin, defaultWarn } = require('./by-origin')
 const { isToken, headerProblem } = require('../core/http-syntax')
@@ -21,6 +21,11 @@ function oneLine (message) {
 // what is wrong; ours is the detail.
 function fail (value, expected, message) {
   throw new InvalidOptionError('har', value, expected, message)
+}
+
+// The same, for a HAR file that cannot be read or is not JSON.
+function failFile (value, expected, message) {
+  throw new UnreadableFileError('har', value, expected, message)
 }
 
 // The HAR as an object: the parsed content, a JSON string, or a file path.
@@ -39,12 +44,12 @@ function readHar (har) {
   try {
     content = fs.readFileSync(text, 'utf8')
   } catch (err) {
-    return fail(har, `cannot be read: ${err.code === 'ENOENT' ? 'the file does not exist' : err.message}`, upstream('harFile', { error: err.message }))
+    return failFile(har, `cannot be read: ${err.code === 'ENOENT' ? 'the file does not exist' : err.message}`, upstream('harFile', { error: err.message }))
   }
   try {
     return JSON.parse(content)
   } catch (err) {
-    return fail(har, 'is not valid JSON', upstream('harFile', { error: oneLine(err.message) }))
+    return failFile(har, 'is not valid JSON', upstream('harFile', { error: oneLine(err.message) }))
   }
 }
 

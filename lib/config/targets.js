@@ -18,6 +18,7 @@
 const fs = require('fs')
 const path = require('path')
 const { InvalidOptionError } = require('../core/errors')
+const { SCHEMES } = require('../protocols/registry')
 const { isToken, isValidHeaderValue } = require('../core/http-syntax')
 const { byOrigin, defaultWarn } = require('./by-origin')
 
@@ -46,7 +47,7 @@ function parseTargets (text, file, dir) {
       } catch {
         bad(file, n, `${JSON.stringify(m[2].slice(0, 60))} is not a URL`)
       }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:') bad(file, n, `${JSON.stringify(m[2])}: only http:// and https:// are supported`)
+      if (!SCHEMES.includes(url.protocol)) bad(file, n, `${JSON.stringify(m[2])}: only ${SCHEMES.map((scheme) => `${scheme}//`).join(' and ')} are supported`)
       current = { method: m[1].toUpperCase(), path: (url.pathname || '/') + url.search, headers: {}, body: null }
       entries.push({ origin: url.origin, request: current, line: n })
       return

@@ -11,7 +11,11 @@
 //   codes (ECONNREFUSED, ENOTFOUND, EMFILE, ECONNRESET, EPIPE…) and the
 //   parser's HPE_* codes, named as Node's own parser (llhttp) names them.
 //
-// The table of codes in docs/errors.md is checked against this one by a test.
+// A protocol's own codes live in its own folder (lib/http2/errors.js…),
+// which adds them here as it loads (registerCodes); the registry of
+// protocols (lib/protocols/registry.js) loads every protocol's, so a run,
+// a worker thread and the tests see the whole table. The table of codes in
+// docs/errors.md is checked against it by a test.
 
 const { maskSecrets } = require('./redact')
 
@@ -27,13 +31,13 @@ const RAISED = {
   AC_TOO_MANY_SHARDS: 'More shards than connections (each shard needs one), or than requests in an amount (-a) or -O run.',
   AC_WORKER_FAILED: 'A worker thread stopped with an error.',
   AC_NOT_A_RESULT: 'A file given to report, compare or merge is not a saved result, or lacks the histograms or series that command needs.',
-  AC_NOT_WITH_WORKERS: 'Something that cannot cross to worker threads was asked for with workers: a listener for the instance\'s \'response\' event (thrown by instance.on).',
+  AC_DASHBOARD_LISTEN: 'The dashboard (--dashboard, the dashboard option) cannot listen on its host and port: the port is taken, or the address is not this machine\'s.',
   AC_CANNOT_MERGE: 'Saved results that cannot be merged second by second: they were sampled at different intervals (-L).',
-  AC_DIFFERENT_RUNS: 'merge: the results are not of one run: they differ in the target, the protocol, the shard count, --startAt or an option that divides the load (-c, -a, -O, -R, -r, -d, --stages, --connectionStages); the message names each difference (--force merges them anyway, with a warning for each).',
+  AC_DIFFERENT_RUNS: 'merge: the results are not of one run: they differ in the target, the protocol, the shard count, --startAt or an option that divides the load (-c, -a, -O, -R, -r, -d, --stages, --connectionStages), or (results without --shard) in the target, the protocol, -c, -p or -R, or have no moment in common; the message names each difference (--force merges them anyway, with a warning for each).',
   AC_HOST_NOT_FOUND: 'A target\'s host name (or, with a proxy, the proxy\'s) does not resolve: checked once before the run, which does not start.',
   AC_NO_RESPONSE: 'CLI only: the run ended without a single response; the line says why, and the exit code is 1.',
   AC_COMMAND_FAILED: 'CLI only: the command after -- (--on-port) could not be started, or exited before it listened on a port.',
-  AC_H2_NOT_OFFERED: 'With http2 (--http2), an https target whose server does not offer HTTP/2 in TLS (ALPN h2): checked once before the run, which does not start.'
+  AC_INTERNAL_MODULE: 'One of autocannon\'s internal modules was required by its path (require(\'autocannon/lib/httpClient\'), …), which has no counterpart here: thrown as it is required, naming what to use instead.'
 }
 
 // Counted per request, with the cause they count under.
@@ -45,35 +49,6 @@ const COUNTED = {
   AC_BODY_TOO_LARGE: ['parse', 'A body that a hook, verifyBody or expectBody needs was larger than `maxBodySize`.'],
   AC_PROXY_REFUSED: ['connect', 'The proxy (--proxy) refused: it answered CONNECT with other than 2xx (407, 502…), closed the tunnel before answering, or answered 407 to an http request.'],
   AC_HOOK_ERROR: ['hook', 'A setupRequest hook threw, rejected or returned something that cannot be sent: that request is not sent.'],
-  // HTTP/2 connection errors we detect (RFC 9113 §7 names them): the
-  // connection is closed with a GOAWAY carrying that error.
-  AC_H2_PROTOCOL_ERROR: ['parse', 'The HTTP/2 server broke the protocol (PROTOCOL_ERROR): a frame where none may be, padding longer than its frame, a PUSH_PROMISE, a setting out of range.'],
-  AC_H2_FRAME_SIZE_ERROR: ['parse', 'An HTTP/2 frame larger than our SETTINGS_MAX_FRAME_SIZE, or of a size its type does not allow (FRAME_SIZE_ERROR).'],
-  AC_H2_FLOW_CONTROL_ERROR: ['parse', 'The HTTP/2 server broke flow control (FLOW_CONTROL_ERROR), such as a SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1.'],
-  AC_H2_COMPRESSION_ERROR: ['parse', 'An HTTP/2 header block that HPACK cannot decode (COMPRESSION_ERROR): an index out of range, bad Huffman coding, a table size update out of place or above our limit.'],
-  AC_H2_ENHANCE_YOUR_CALM: ['parse', 'An HTTP/2 header block (HEADERS and its CONTINUATION frames) larger than we hold in memory (ENHANCE_YOUR_CALM).'],
-  // HTTP/2 requests the server ended: RST_STREAM, by its code (RFC 9113
-  // §7); a code the RFC does not define is AC_H2_RST_UNKNOWN.
-  AC_H2_RST_NO_ERROR: ['parse', 'The HTTP/2 server reset the stream (RST_STREAM) with NO_ERROR before its response was complete.'],
-  AC_H2_RST_PROTOCOL_ERROR: ['parse', 'The HTTP/2 server reset the stream with PROTOCOL_ERROR.'],
-  AC_H2_RST_INTERNAL_ERROR: ['parse', 'The HTTP/2 server reset the stream with INTERNAL_ERROR.'],
-  AC_H2_RST_FLOW_CONTROL_ERROR: ['parse', 'The HTTP/2 server reset the stream with FLOW_CONTROL_ERROR.'],
-  AC_H2_RST_SETTINGS_TIMEOUT: ['parse', 'The HTTP/2 server reset the stream with SETTINGS_TIMEOUT.'],
-  AC_H2_RST_STREAM_CLOSED: ['parse', 'The HTTP/2 server reset the stream with STREAM_CLOSED.'],
-  AC_H2_RST_FRAME_SIZE_ERROR: ['parse', 'The HTTP/2 server reset the stream with FRAME_SIZE_ERROR.'],
-  AC_H2_RST_REFUSED_STREAM: ['parse', 'The HTTP/2 server reset the stream with REFUSED_STREAM when it had refused as many streams as are in flight (pipelining) with no response since: a refused request is sent again (counted in `resent`) while the server answers in between, so a server that refuses every stream cannot hold the run in a loop.'],
-  AC_H2_RST_CANCEL: ['parse', 'The HTTP/2 server reset the stream with CANCEL.'],
-  AC_H2_RST_COMPRESSION_ERROR: ['parse', 'The HTTP/2 server reset the stream with COMPRESSION_ERROR.'],
-  AC_H2_RST_CONNECT_ERROR: ['parse', 'The HTTP/2 server reset the stream with CONNECT_ERROR.'],
-  AC_H2_RST_ENHANCE_YOUR_CALM: ['parse', 'The HTTP/2 server reset the stream with ENHANCE_YOUR_CALM (it thinks it is under attack: too many streams or resets).'],
-  AC_H2_RST_INADEQUATE_SECURITY: ['parse', 'The HTTP/2 server reset the stream with INADEQUATE_SECURITY.'],
-  AC_H2_RST_HTTP_1_1_REQUIRED: ['parse', 'The HTTP/2 server reset the stream with HTTP_1_1_REQUIRED: it wants this request over HTTP/1.1.'],
-  AC_H2_RST_UNKNOWN: ['parse', 'The HTTP/2 server reset the stream with an error code RFC 9113 does not define (the message has it).'],
-  AC_H2_GOAWAY: ['parse', 'The HTTP/2 server sent GOAWAY with an error code (the message names it) and closed the connection before answering the requests it had taken (those it had not are sent again, as refused streams are: beyond pipelining of them in a row with no response, they count here).'],
-  // Raised before the run too (above); counted when a connection opened
-  // during the run is not offered h2.
-  AC_H2_NOT_OFFERED: ['connect', 'With http2, a connection opened during the run whose server did not offer HTTP/2 in TLS (ALPN h2): the connection fails, one request counts, and it is opened again with a back-off.'],
-  AC_H2_NO_SETTINGS: ['connect', 'The HTTP/2 server closed the connection before its SETTINGS frame, the end of the connection\'s set-up: one request counts as a failed connection.'],
   // An error that came without a code: counted as connect or read by when it happened.
   AC_UNKNOWN: [null, 'An error without a code of its own (its message is passed to reqError and --debug).']
 }
@@ -128,6 +103,17 @@ class InvalidOptionError extends AutocannonError {
   }
 }
 
+// A file an option names (form, har) that cannot be read or parsed: the
+// same fields as InvalidOptionError (option, detail, autocannon's message
+// as the message), under the code registered for unreadable files.
+class UnreadableFileError extends InvalidOptionError {
+  constructor (option, value, expected, upstream) {
+    super(option, value, expected, upstream)
+    this.code = 'AC_FILE_UNREADABLE'
+    this.name = 'UnreadableFileError'
+  }
+}
+
 // A request that ended in an error, counted under its code: one of
 // COUNTED's, or the HTTP/1.1 parser's HPE_* (which is why the code is not
 // checked against COUNTED here, as raise() checks RAISED). Whatever ended
@@ -168,6 +154,18 @@ class HookError extends AutocannonError {
   }
 }
 
+// A folder's own codes, added to the tables. A code means one thing: the
+// same code registered again with another meaning is a mistake (a module
+// loaded afresh registers the same entries, which is none).
+function registerCodes ({ raised = {}, counted = {} }) {
+  for (const [table, codes] of [[RAISED, raised], [COUNTED, counted]]) {
+    for (const code of Object.keys(codes)) {
+      if (code in table && JSON.stringify(table[code]) !== JSON.stringify(codes[code])) throw new Error(`error code ${code} registered twice`)
+      table[code] = codes[code]
+    }
+  }
+}
+
 function raise (code, message, detail) {
   if (!(code in RAISED)) throw new Error(`unregistered error code ${code}`)
   return new AutocannonError(code, message, detail)
@@ -177,7 +175,7 @@ function raise (code, message, detail) {
 // keeps an Error's message, not its class or fields): toMessage() there,
 // fromMessage() here gives back the same class, code, message and fields
 // (option, detail, hook, a system error's syscall…).
-const CLASSES = { AutocannonError, InvalidOptionError, CountedError, RequestTimeoutError, HookError }
+const CLASSES = { AutocannonError, InvalidOptionError, UnreadableFileError, CountedError, RequestTimeoutError, HookError }
 
 function toMessage (err) {
   if (!(err instanceof Error)) return { name: 'Error', message: String(err), fields: {} }
@@ -224,9 +222,11 @@ module.exports = {
   RAISED,
   COUNTED,
   CAUSES,
+  registerCodes,
   noErrorsByCause,
   AutocannonError,
   InvalidOptionError,
+  UnreadableFileError,
   CountedError,
   socketHangUp,
   RequestTimeoutError,

@@ -9,7 +9,8 @@
 //
 //   kind     how the CLI turns its text into a value: integer, number,
 //            duration (seconds or a timestring), boolean, string, list
-//            (repeatable). Absent: not a flag (cli: false).
+//            (repeatable), port (a flag alone, or with a port number after
+//            it). Absent: not a flag (cli: false).
 //   check    how lib/config/config.js checks the library's value: integer
 //            (>= min), count (0 means not set, else a positive integer),
 //            positive (a number > 0), rate (0 means not set, else req/s >
@@ -22,6 +23,9 @@
 //            is in percent, precision a fraction).
 //   default  the value when the option is not given.
 //   random   not given, it is drawn once per run (the seed), not defaulted.
+//   protocol  an option that chooses the run's protocol (its descriptor's
+//            chooses(opts)): the config keeps the protocol chosen
+//            (protocolName), not the option.
 //   argDefault  parseArguments fills the default in, as autocannon's does.
 //   flag     the flag's name when it is not the option's (--threshold).
 //   help     the first sentence of its entry in help.txt.
@@ -68,9 +72,11 @@ function moreThanAmount (connections, config) {
   return config.amount > 0 && connections > config.amount
 }
 
-// An http:// target sent HTTP/2 through a proxy: its origin, or false.
+// An http:// target sent HTTP/2 through a proxy (its protocol's requests
+// cannot go to a proxy in clear text: the target's clearProxy, from its
+// protocol's descriptor): its origin, or false.
 function plainH2Proxied (http2, given) {
-  const target = (given.urls || []).find((u) => u.protocol === 'h2' && !u.secure && u.proxy !== undefined)
+  const target = (given.urls || []).find((u) => !u.clearProxy && !u.secure && u.proxy !== undefined)
   return target ? target.origin : false
 }
 
@@ -79,12 +85,12 @@ const OPTIONS = {
   url: { check: 'url', cli: false, help: 'The target URL, or an array of them: the connections are spread over them' },
   connections: { alias: 'c', kind: 'integer', check: 'integer', min: 1, default: 10, argDefault: true, help: 'The number of concurrent connections to use', refuses: { after: 'part', when: moreThanAmount, why: (connections, config) => `is more than amount (${config.amount}): each connection makes at least one request`, upstream: 'connectionsOverAmount' } },
   pipelining: { alias: 'p', kind: 'integer', check: 'integer', min: 1, default: 1, argDefault: true, help: 'The number of pipelined requests to use' },
-  http2: { kind: 'boolean', check: 'flag', default: false, help: 'Speak HTTP/2: over TLS with ALPN h2 for https:// targets, in clear text with prior knowledge (h2c) for http:// ones', conflicts: { proxy: { when: plainH2Proxied, why: 'HTTP/2 in clear text (h2c) cannot go through an HTTP proxy; use an https:// target, whose connections tunnel through the proxy with CONNECT' } } },
+  http2: { kind: 'boolean', check: 'flag', default: false, protocol: true, help: 'Speak HTTP/2: over TLS with ALPN h2 for https:// targets, in clear text with prior knowledge (h2c) for http:// ones', conflicts: { proxy: { when: plainH2Proxied, why: 'HTTP/2 in clear text (h2c) cannot go through an HTTP proxy; use an https:// target, whose connections tunnel through the proxy with CONNECT' } } },
   duration: { alias: 'd', kind: 'duration', check: 'duration', default: 10, argDefault: true, help: 'The number of seconds to run the autocannon, or a timestring such as 30s or 2m', refuses: { after: 'length', when: noLength, why: 'must be a number of seconds > 0 (or set amount to run a number of requests)', shown: 'given' } },
   amount: { alias: 'a', kind: 'integer', check: 'count', default: 0, help: 'The number of requests to make before exiting the benchmark' },
   sampleInt: { alias: 'L', kind: 'number', check: 'positive', default: 1000, argDefault: true, help: 'The number of milliseconds to elapse between taking samples' },
   socketPath: { alias: 'S', kind: 'string', check: 'socketPath', help: 'A path to a Unix Domain Socket or a Windows Named Pipe', conflicts: { proxy: 'a proxy is reached over TCP (use one of them)' } },
-  workers: { alias: 'w', kind: 'integer', check: 'count', default: 0, help: 'Number of worker threads to use to fire requests' },
+  workers: { alias: 'w', kind: 'integer', check: 'count', default: 0, argDefault: true, help: 'Number of worker threads to use to fire requests' },
   warmup: { alias: 'W', kind: 'boolean', check: 'warmup', help: 'Use a warm up interval before starting sampling' },
   onPort: { alias: 'on-port', kind: 'boolean', library: false, help: 'Start the command listed after -- on the command line' },
   // The requests
@@ -122,7 +128,17 @@ const OPTIONS = {
   startAt: { kind: 'string', check: 'startAt', help: 'Wait until TIME (ISO 8601 with a zone, e.g' },
   proxy: { kind: 'string', check: 'proxy', help: 'Send the requests through an HTTP proxy' },
   debug: { kind: 'boolean', check: 'flag', default: false, help: 'Print connection errors to stderr as they happen (errors are always counted by cause' },
+  // gRPC unary calls (docs/grpc.md): --call makes a run gRPC
+  call: { kind: 'string', check: 'grpc', help: 'Make gRPC unary calls to package.Service/Method (over HTTP/2: h2c for http://, TLS with ALPN h2 for https://)' },
+  proto: { kind: 'string', check: 'grpc', help: 'The .proto file that defines --call\'s service and messages (without it or --protoset, the server\'s reflection is asked)', requires: { any: ['call'], why: 'defines the method of a gRPC call' } },
+  protoPath: { kind: 'list', check: 'grpc', help: 'A directory the imports of --proto are looked for in (repeatable)', requires: { any: ['call'], why: 'is where the imports of a gRPC call\'s .proto are' } },
+  protoset: { kind: 'string', check: 'grpc', help: 'A FileDescriptorSet (protoc --descriptor_set_out --include_imports) instead of --proto', requires: { any: ['call'], why: 'defines the method of a gRPC call' } },
+  data: { kind: 'string', check: 'grpc', help: 'The request message of --call as JSON, or @FILE to read it from a file ({{…}} templates filled per call; without it, -b is the JSON)', requires: { any: ['call'], why: 'is the message of a gRPC call (an HTTP body is -b)' } },
+  metadata: { kind: 'list', check: 'grpc', help: 'A metadata entry of each call, as \'key: value\' (repeatable; {{…}} templates filled per call)', requires: { any: ['call'], why: 'is metadata of a gRPC call (HTTP headers are -H)' } },
+  grpcTimeout: { kind: 'duration', check: 'grpc', help: 'The deadline of each call (seconds or a timestring): sent as grpc-timeout, and a call past it is reset and counted DEADLINE_EXCEEDED', requires: { any: ['call'], why: 'is the deadline of a gRPC call' } },
+  grpcCompression: { kind: 'string', check: 'grpc', help: 'Compress the request message: off (the default) or gzip', requires: { any: ['call'], why: 'compresses a gRPC call\'s message' } },
   // Library only
+  grpc: { check: 'grpc', cli: false, help: 'A gRPC call as one object: { proto, protoPath, protoset, call, data, metadata, timeout, compression } (the flags\' values; this wins)' },
   initialContext: { check: 'initialContext', cli: false, help: 'The context a request sequence\'s hooks start from' },
   setupClient: { check: 'hook', cli: false, help: 'A function (or the absolute path of a file exporting one) called with each new Client' },
   verifyBody: { check: 'hook', cli: false, help: 'A function (or the absolute path of a file exporting one) given each response body, false for a mismatch' },
@@ -148,7 +164,7 @@ const OPTIONS = {
   // The capacity search: --findMaxRate, and the options of findMaxRate()
   // (search: true), which takes autocannon()'s too
   findMaxRate: { kind: 'boolean', library: false, help: 'Search for the highest rate the server sustains with every --slo met, at each connection count of', conflicts: { overallRate: SEARCHED, connectionRate: SEARCHED, stages: SEARCHED, connectionStages: SEARCHED, amount: SEARCHED, forever: SEARCHED } },
-  slos: { alias: 'slo', flag: 'slo', kind: 'list', check: 'slos', required: true, search: true, library: false, help: 'A service level objective for --findMaxRate, in the grammar of --threshold (\'p99<200ms\', \'errors<0.1%\')' },
+  slos: { alias: 'slo', flag: 'slo', kind: 'list', check: 'slos', required: true, search: true, library: false, help: 'A service level objective for --findMaxRate, in the grammar of --threshold (\'p99<200ms\', \'errors<0.1%\')', requires: { any: ['findMaxRate'], why: 'is an objective of a capacity search; a run without one is not judged by it (use --threshold for that)' } },
   precision: { kind: 'number', flagScale: 100, check: 'fraction', default: 0.02, search: true, library: false, help: '--findMaxRate stops when the highest passing and lowest failing rates are closer than PCT percent' },
   stepDuration: { kind: 'duration', check: 'positive', default: 5, search: true, library: false, help: 'The measured length of each --findMaxRate step (longer for high percentiles at low rates)' },
   stepWarmup: { check: 'duration', default: 1, search: true, cli: false, library: false, help: 'Seconds at each step\'s rate before its measured window, unrecorded' },
@@ -158,7 +174,11 @@ const OPTIONS = {
   // Options of track() and printResult(), often passed to autocannon() in the same object
   renderResultsTable: { default: true, cli: false, library: false, help: 'Print the tables of the result' },
   outputStream: { cli: false, library: false, help: 'The stream track() and printResult() write to (process.stderr)' },
-  progressBarString: { cli: false, library: false, help: 'The progress bar\'s format, as the progress package reads it' }
+  progressBarString: { cli: false, library: false, help: 'The progress bar\'s format, as the progress package reads it' },
+  // The live dashboard (docs/dashboard.md)
+  dashboard: { kind: 'port', check: 'dashboard', help: 'Serve a live dashboard of the run at http://127.0.0.1:PORT/ (a free port without PORT), the HTML report at its end' },
+  dashboardHost: { kind: 'string', library: false, help: 'The address --dashboard listens on instead of 127.0.0.1 (with a warning: anyone who reaches it sees the run)', requires: { any: ['dashboard'], why: 'is where the dashboard listens' } },
+  dashboardKeepOpen: { kind: 'boolean', library: false, help: 'Keep --dashboard\'s server open after the run, showing its report, until Ctrl-C', requires: { any: ['dashboard'], why: 'keeps the dashboard open' } }
 }
 
 for (const spec of Object.values(OPTIONS)) {
@@ -178,29 +198,43 @@ const SEARCH_OPTIONS = Object.freeze(Object.keys(OPTIONS).filter((name) => OPTIO
 // The options the command line knows, as lib/cli/args.js reads them.
 const CLI_OPTIONS = Object.freeze(Object.fromEntries(Object.entries(OPTIONS).filter(([, spec]) => spec.cli !== false)))
 
-// Keys that are not options but may be in a library user's options all
-// the same: parseArguments' `spawn`.
-const NOT_OPTIONS = new Set(['spawn'])
+// Keys that are not options but that autocannon's parseArguments returns
+// or its code reads and writes, so that scripts pass them to autocannon()
+// with the rest: `_` and `--` (the command line's words), `spawn` (the
+// command of --on-port), `harRequests` (added by its checks), `histograms`
+// and `warmupRunning` (read by its run and its tracker). Every alias of an
+// option (`c`, `H`, `latency`…) is one too.
+const NOT_OPTIONS = new Set(['_', '--', 'spawn', 'harRequests', 'histograms', 'warmupRunning'])
+const ALIASES = new Set(Object.values(OPTIONS).flatMap((spec) => spec.alias === undefined ? [] : [].concat(spec.alias)))
 const warned = new Set()
 
-// A key autocannon() does not know (a typo such as `conections`) is named
-// once per process, with the closest option, and then ignored: scripts
-// written for autocannon may pass keys of their own, so it never throws.
+// A key autocannon() does not know is ignored, as autocannon ignores it;
+// one that is a near miss of an option (a typo such as `conections`) is
+// named once per process, with that option, since the run would go on
+// without what was meant. Keys of a script's own are not: it never throws.
 function warnUnknown (opts, emit = process.emitWarning) {
   for (const key of Object.keys(opts)) {
-    if (Object.prototype.hasOwnProperty.call(OPTIONS, key) || NOT_OPTIONS.has(key) || warned.has(key)) continue
-    warned.add(key)
+    if (Object.prototype.hasOwnProperty.call(OPTIONS, key) || NOT_OPTIONS.has(key) || ALIASES.has(key) || warned.has(key)) continue
     const near = closest(key)
-    emitWarning('AC_UNKNOWN_OPTION', `unknown option "${key}" is ignored${near ? `: did you mean "${near}"?` : ''}`, emit)
+    if (near === null) continue
+    warned.add(key)
+    emitWarning('AC_UNKNOWN_OPTION', `unknown option "${key}" is ignored: did you mean "${near}"?`, emit)
   }
 }
 
+// Names this short are too near everything to tell a typo: every
+// one-letter key is one edit from `n`, and a script's own three-letter
+// words from a four-letter option (`all` from `call`).
+const MIN_TYPO_LENGTH = 4
+
 // The option nearest in edit distance, if near enough to be a typo.
 function closest (key) {
+  if (key.length < MIN_TYPO_LENGTH) return null
   const lower = key.toLowerCase()
   let best = null
   let bestDistance = Infinity
   for (const name of Object.keys(OPTIONS)) {
+    if (name.length < MIN_TYPO_LENGTH) continue
     const d = distance(lower, name.toLowerCase())
     if (d < bestDistance) {
       best = name

@@ -57,6 +57,11 @@ const UPSTREAM = {
   AC_CONNECT_TIMEOUT: { timedOut: 'request timed out' }
 }
 
+// The autocannon whose messages these are, and whose API, flags and
+// result this package follows: what `--version` says it is compatible
+// with (held to the autocannon-upstream devDependency by a test).
+const UPSTREAM_VERSION = '9.0.0'
+
 // Names are unique across codes (the two timeouts share one message).
 const BY_NAME = Object.assign({}, ...Object.values(UPSTREAM))
 
@@ -67,4 +72,4 @@ function upstream (name, holes = {}) {
   return template.replace(/<(\w+)>/g, (whole, hole) => hole in holes ? String(holes[hole]) : whole)
 }
 
-module.exports = { UPSTREAM, upstream }
+module.exports = { UPSTREAM, UPSTREAM_VERSION, upstream }

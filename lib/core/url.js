@@ -9,6 +9,9 @@
 const { InvalidOptionError } = require('./errors')
 
 const SCHEME = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\//
+// A URL's scheme and authority: all before its path, query or fragment.
+const AUTHORITY = /^[a-zA-Z][a-zA-Z0-9+.-]*:\/\/[^/?#\\]*/
+const TEMPLATE_IN_HOST = 'has a template in its host or port: templates are filled in the path and the query only, as a connection dials one address for the whole run (to spread the connections over several addresses, give several URLs)'
 
 // "127.0.0.1:3000/x" → "http://127.0.0.1:3000/x", trimmed; a value that is
 // not a string is returned as it is, for the caller's check to name.
@@ -24,9 +27,10 @@ function hasNoHost (href) {
 }
 
 // The one check of a target URL, for the library and the CLI alike: a
-// WHATWG URL with an http: or https: scheme and a host. Refused with
-// `why` (no-host, invalid, protocol) for the CLI to word its own line.
-function checkUrl (raw) {
+// WHATWG URL with one of `schemes` (the protocols', 'http:' and 'https:'
+// …: lib/protocols/registry.js's SCHEMES) and a host. Refused with `why`
+// (no-host, invalid, protocol) for the CLI to word its own line.
+function checkUrl (raw, schemes) {
   const refuse = (why, expected) => {
     const err = new InvalidOptionError('url', raw, expected)
     err.why = why
@@ -35,14 +39,17 @@ function checkUrl (raw) {
   if (typeof raw !== 'string' || raw.trim() === '') refuse('invalid', 'must be a non-empty string')
   const href = withScheme(raw)
   if (hasNoHost(href)) refuse('no-host', 'has no host (e.g. http://127.0.0.1:3000/path)')
+  // A connection dials one address for the whole run: templates are
+  // filled in the path and the query only.
+  if (AUTHORITY.exec(href)[0].includes('{{')) refuse('template', TEMPLATE_IN_HOST)
   let url
   try {
     url = new URL(href)
   } catch {
     refuse('invalid', 'is not a valid URL')
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    refuse('protocol', `has an unsupported protocol "${url.protocol}" (use http: or https:)`)
+  if (!schemes.includes(url.protocol)) {
+    refuse('protocol', `has an unsupported protocol "${url.protocol}" (use ${schemes.join(' or ')})`)
   }
   if (!url.hostname) refuse('no-host', 'has no host')
   return url
@@ -73,4 +80,4 @@ function hostHeader (url) {
   return url.hostname + port
 }
 
-module.exports = { SCHEME, withScheme, hasNoHost, checkUrl, basicAuth, unbracket, authority, hostHeader }
+module.exports = { SCHEME, AUTHORITY, withScheme, hasNoHost, checkUrl, basicAuth, unbracket, authority, hostHeader }

@@ -17,6 +17,7 @@
 const { aggregateResult } = require('../results/result')
 const { raise } = require('../core/errors')
 const { warning } = require('../core/warnings')
+const { protocolNameOfResult } = require('../protocols/registry')
 
 function time (value) {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
@@ -66,6 +67,7 @@ function rawOf (result) {
     non2xx: result.non2xx || 0,
     resets: result.resets || 0,
     resent: result.resent || 0,
+    unexpectedResponses: result.unexpectedResponses || 0,
     targetRate: rate.target || 0,
     planned: rate.planned || 0,
     late: rate.late || 0,
@@ -100,7 +102,7 @@ const PLACE = Symbol('place')
 // by each shard; a result saved without them is held to the rest).
 const RUN = [
   ['url', 'the target', (r) => r.url],
-  ['protocol', 'the protocol', (r) => r.protocol || 'http/1.1'],
+  ['protocol', 'the protocol', protocolNameOfResult],
   ['shards', 'the shard count', (r) => r.shard ? r.shard.count : undefined],
   ['startAt', '--startAt', (r) => r.shard ? (r.startAt ? new Date(r.startAt).toISOString() : 'none') : undefined],
   ['connections', '-c', (r) => run(r, 'connections')],
@@ -117,6 +119,34 @@ function run (result, key) {
   return result.shard && result.shard.run ? result.shard.run[key] : undefined
 }
 
+// Plain results (no --shard) record no run of their own: results of one
+// run (the same command on several machines at once) have the same
+// target, protocol and load per machine, and ran at the same time.
+const PLAIN_RUN = [
+  RUN[0],
+  RUN[1],
+  ['connections', '-c', (r) => r.connections],
+  ['pipelining', '-p', (r) => r.pipelining],
+  ['overallRate', '-R', (r) => r.rate ? r.rate.target : null]
+]
+
+function iso (value) {
+  return new Date(time(value)).toISOString()
+}
+
+// Plain results with no moment in common: each one's span, or null when
+// they overlap.
+function apart (kept) {
+  const starts = kept.map((r) => time(r.start))
+  const finishes = kept.map((r) => time(r.finish))
+  if (Math.max(...starts) < Math.min(...finishes)) return null
+  return {
+    option: 'time',
+    flag: 'the time they ran',
+    values: kept.map((r) => ({ value: `${iso(r.start)} to ${iso(r.finish)}`, results: [label(r)] }))
+  }
+}
+
 function shown (value) {
   if (Array.isArray(value) && value.every((v) => v && typeof v === 'object')) {
     return value.map((stage) => Object.values(stage).join(':')).join(',')
@@ -130,7 +160,8 @@ function shown (value) {
 // to it.
 function differences (kept) {
   const found = []
-  for (const [option, flag, read] of RUN) {
+  const plain = kept.every((r) => !r.shard)
+  for (const [option, flag, read] of plain ? PLAIN_RUN : RUN) {
     const groups = new Map()
     for (const r of kept) {
       const value = read(r)
@@ -141,6 +172,8 @@ function differences (kept) {
     }
     if (groups.size > 1) found.push({ option, flag, values: [...groups.values()] })
   }
+  const time = plain && kept.length > 1 ? apart(kept) : null
+  if (time !== null) found.push(time)
   return found
 }
 
@@ -242,12 +275,13 @@ function mergeResults (results, { expect, thresholds, force = false } = {}) {
   }
   const differ = differences(kept)
   if (differ.length > 0 && !force) {
-    throw raise('AC_DIFFERENT_RUNS', `The results are not of one run: ${differ.map(differenceText).join('; ')}: merge the shards of one run (or add --force to merge them anyway)`)
+    const of = kept.some((r) => r.shard) ? 'the shards' : 'the results'
+    throw raise('AC_DIFFERENT_RUNS', `The results are not of one run: ${differ.map(differenceText).join('; ')}: merge ${of} of one run (or add --force to merge them anyway)`)
   }
   // First: what matters most about the sums.
   warnings.unshift(...differ.map((d) => warning('AC_SHARD_MISMATCH', `merged with --force, though the results differ in ${differenceText(d)}: the sums mix different runs`)))
   warnings.push(...short(kept, intervals[0]))
-  const protocols = new Set(kept.map((r) => r.protocol || 'http/1.1'))
+  const protocols = new Set(kept.map(protocolNameOfResult))
   const urls = [...new Set(kept.flatMap((r) => [].concat(r.url)))]
   const merged = aggregateResult(kept.map(rawOf), {
     sampleInt: intervals[0],
@@ -256,8 +290,8 @@ function mergeResults (results, { expect, thresholds, force = false } = {}) {
     socketPath: same(kept.map((r) => r.socketPath)) ? kept[0].socketPath : undefined,
     connections: kept.reduce((sum, r) => sum + (r.connections || 0), 0),
     pipelining: kept[0].pipelining,
-    // HTTP/2 when every part spoke it ('mixed' is set below).
-    http2: kept.every((r) => r.protocol === 'h2'),
+    // The protocol every part spoke ('mixed' is set below).
+    protocolName: protocols.size === 1 ? [...protocols][0] : undefined,
     // Seconds in which no shard sent stay in the series, as zeros: Req/Sec
     // then counts the run's every second, as rate.achieved does.
     fillGaps: true,
@@ -273,7 +307,8 @@ function mergeResults (results, { expect, thresholds, force = false } = {}) {
   const starts = kept.map((r) => time(r.start))
   merged.merge = {
     results: kept.length,
-    shards: kept.filter((r) => r.shard).length || kept.length,
+    // 0 for plain results (no --shard): they are not shards.
+    shards: kept.filter((r) => r.shard).length,
     expected,
     missing,
     duplicates,
@@ -291,4 +326,28 @@ function mergeResults (results, { expect, thresholds, force = false } = {}) {
   return merged
 }
 
-module.exports = { mergeResults }
+// The shards (or, for plain results, the results) missing from a merge,
+// as its lines name them: 'shard 1', 'shards 1 and 3', '1 of 3 expected
+// results'; null when none is.
+function missingText (merge) {
+  if (merge.shards > 0) {
+    if (merge.missing.length === 0) return null
+    const list = merge.missing.length > 1 ? `${merge.missing.slice(0, -1).join(', ')} and ${merge.missing[merge.missing.length - 1]}` : String(merge.missing[0])
+    return `shard${merge.missing.length > 1 ? 's' : ''} ${list}`
+  }
+  const short = merge.expected - merge.results
+  return short > 0 ? `${short} of ${merge.expected} expected results` : null
+}
+
+// What was merged, in one line (the command's first, the report's):
+// "merged 2 of 3 shards (missing: shard 1), start skew 4 ms".
+function mergeSummary (merge) {
+  const { results, shards, expected, startSkewMs } = merge
+  const missing = missingText(merge)
+  const of = shards === 0
+    ? `${results} results (no --shard)${missing ? `, ${missing} missing` : ''}`
+    : `${shards === results ? '' : `${results} results (`}${shards} of ${expected} shards${shards === results ? '' : ')'}${missing ? ` (missing: ${missing})` : ''}`
+  return `merged ${of}, start skew ${startSkewMs} ms`
+}
+
+module.exports = { mergeResults, mergeSummary, missingText }

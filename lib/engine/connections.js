@@ -1,7 +1,7 @@
 'use strict'
 
-// A run's connections: each target's route (its transport, protocol,
-// requests and their shared order, made once per target before anything
+// A run's connections: each target's route (its transport, protocol and
+// framing, requests and their shared order, made once per target before anything
 // is sent), the Clients built and opened a batch per turn of the event
 // loop, and --connectionStages' ramp, which parks and unparks them.
 
@@ -9,12 +9,8 @@ const { performance } = require('perf_hooks')
 const { Client } = require('../client/client')
 const { transportFor } = require('../transport/transport')
 const { seededRandom, streamSeed } = require('../core/random')
+const { protocolOf } = require('../protocols/registry')
 const { lazy } = require('../core/lazy')
-// Lazy: each protocol's module only when a target speaks it (HTTP/2's
-// builds its Huffman table at load), taken as the target's route is made,
-// before anything is sent.
-const http1 = lazy(() => require('../http1/client-h1'))
-const http2 = lazy(() => require('../http2/client-h2'))
 // Lazy: only --connectionStages needs its ramp.
 const connectionRamp = lazy(() => require('./connection-ramp'))
 // Lazy: only --targets needs its entries' shared order.
@@ -30,12 +26,6 @@ const RAMP_MIN_MS = 10
 
 // The random stream --order random draws from (far from the arrivals').
 const TARGETS_STREAM = 0x7a000000
-
-// The protocol a target's connections speak, decided once per target in
-// lib/config.
-function protocolOf (target) {
-  return target.protocol === 'h2' ? http2() : http1()
-}
 
 class Connections {
   // setup: what every client shares (Run#clientSetup); run: the run's
@@ -65,13 +55,18 @@ class Connections {
     this.stopped = false
   }
 
+  // The protocol a target's connections speak, decided once per target
+  // in lib/config: its descriptor, and its framing's module, loaded here
+  // (HTTP/2's builds its Huffman table at load), before anything is sent.
   routeOf (target) {
     const protocol = protocolOf(target)
+    const framing = protocol.framing()
     return Object.freeze({
       target,
       connect: transportFor(target, this.config),
       protocol,
-      encoding: protocol.encodingFor(target),
+      framing,
+      encoding: framing.encodingFor(target),
       requests: this.requestsByOrigin && this.requestsByOrigin.has(target.origin) ? this.requestsByOrigin.get(target.origin) : this.config.requests,
       order: this.orderFor(target)
     })

@@ -7,6 +7,9 @@
 // go by message (worker-controls.js); a worker's run answers them with these.
 
 const { performance } = require('perf_hooks')
+const { OWN, STARVED } = require('./loop-monitor')
+
+const PAUSE_CAUSES = { 0: null, [OWN]: 'own', [STARVED]: 'starved' }
 
 class Controls {
   // run: { recorder, scheduler (or null), connections, clock, loopMonitor,
@@ -60,13 +63,20 @@ class Controls {
   // The window so far, and the most requests it can end by its end,
   // `remainingMs` from now: those ended, those in flight, those the plan
   // owes and those it can still make due. What a search step's watch needs
-  // to tell that its verdict is already settled.
+  // to tell that its verdict is already settled. And whether the plan is
+  // kept: the requests due that no connection has taken yet (owed), the ms
+  // since this thread's last pause (the loop monitor's) and its cause
+  // ('own', 'starved', or null: unknown).
   peek (limitsMs, remainingMs) {
     const figures = this.recorder.peek(limitsMs)
     const now = performance.now()
     const scheduler = this.scheduler
-    const pending = scheduler === null ? Infinity : scheduler.owed(now) + scheduler.mostDueWithin(remainingMs)
+    const owed = scheduler === null ? 0 : scheduler.owed(now)
+    const pending = scheduler === null ? Infinity : owed + scheduler.mostDueWithin(remainingMs)
     figures.mostEnded = figures.responses + figures.errors + this.connections.inFlight() + pending
+    figures.owed = owed
+    figures.sincePauseMs = now - this.loopMonitor.lastPauseAt
+    figures.pauseCause = PAUSE_CAUSES[this.loopMonitor.lastPauseCause]
     return figures
   }
 

@@ -1,10 +1,11 @@
 'use strict'
 
-// What autocannon() and findMaxRate() return: an EventEmitter that is also
-// awaitable, with stop(). Its runs go through one session (session.js), so
-// stop() ends the current one and starts no other. The promise is made only
-// when asked for (then, catch, finally), so a failed run whose caller used
-// a callback or an 'error' listener leaves no unhandled rejection behind.
+// What autocannon() and findMaxRate() return: an EventEmitter with stop(),
+// awaitable when the caller asked for a promise (AwaitableInstance). Its
+// runs go through one session (session.js), so stop() ends the current one
+// and starts no other. The promise is made only when asked for (then,
+// catch, finally, settled), so a failed run whose caller used a callback
+// leaves no unhandled rejection behind.
 
 const { EventEmitter } = require('events')
 const { Session } = require('./session')
@@ -16,6 +17,9 @@ class Instance extends EventEmitter {
     this.session = new Session()
     this.outcome = null
     this.waiters = []
+    // Promises the run waits for before its first request: what watches
+    // it (the dashboard, once it listens), added as it is returned.
+    this.startAfter = []
   }
 
   get stopped () {
@@ -38,11 +42,19 @@ class Instance extends EventEmitter {
     this.waiters = []
   }
 
-  then (onFulfilled, onRejected) {
+  // The outcome as a promise, for this package's own code (the CLI's -f
+  // awaits an instance that is not awaitable, as autocannon's is not).
+  settled () {
     return new Promise((resolve, reject) => {
       if (this.outcome) this.outcome.err ? reject(this.outcome.err) : resolve(this.outcome.result)
       else this.waiters.push([resolve, reject])
-    }).then(onFulfilled, onRejected)
+    })
+  }
+}
+
+class AwaitableInstance extends Instance {
+  then (onFulfilled, onRejected) {
+    return this.settled().then(onFulfilled, onRejected)
   }
 
   catch (onRejected) {
@@ -54,4 +66,4 @@ class Instance extends EventEmitter {
   }
 }
 
-module.exports = { Instance }
+module.exports = { Instance, AwaitableInstance }

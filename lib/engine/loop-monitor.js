@@ -67,6 +67,12 @@ class LoopMonitor {
     this.pace = 0
     // The cause of the last sample's pause (0: it was none).
     this.lastCause = 0
+    // When (performance.now() ms) the last pause long enough to hold a
+    // request late (HOLDS_US) ended, and its cause (OWN, STARVED, or 0
+    // where the thread has no CPU clock): a search step's window waits for
+    // the plan to catch up after one (lib/search/stepped-run.js).
+    this.lastPauseAt = -Infinity
+    this.lastPauseCause = 0
   }
 
   start (clock = createThreadClock()) {
@@ -82,6 +88,10 @@ class LoopMonitor {
     const now = performance.now()
     const late = now - this.due - GRANULARITY_MS
     const lateUs = late > 0 ? Math.round(late * 1000) : 0
+    if (lateUs >= HOLDS_US) {
+      this.lastPauseAt = now
+      this.lastPauseCause = 0
+    }
     if (this.clock === null) {
       this.recorder.loopDelay(lateUs, null, 0)
     } else {
@@ -105,6 +115,7 @@ class LoopMonitor {
       const held = cause || this.lastCause || (usedUs - wallUs * this.pace >= OWN_US ? OWN : STARVED)
       this.recorder.loopDelay(lateUs, ownUs, held)
       this.lastCause = cause
+      if (cause !== 0) this.lastPauseCause = cause
       this.cpuAt = cpu
       this.at = now
     }

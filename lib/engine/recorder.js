@@ -33,6 +33,10 @@ function WindowCounts () {
   // Requests sent again on a new connection: the server closed theirs
   // before a byte of their responses (client.js, onClose).
   this.resent = 0
+  // Responses that came when no request was waiting for one (a server
+  // that answers twice): each closed its connection, which may have lost
+  // no request, so they are counted here, not in `errors`.
+  this.unexpected = 0
   // Requests that started late against the rate plan (by how much: the
   // Recorder's `lateness`).
   this.late = 0
@@ -48,7 +52,7 @@ function WindowCounts () {
 }
 
 class Recorder extends WindowCounts {
-  constructor ({ excludeErrorStats = false, trackUncorrected = false } = {}) {
+  constructor ({ excludeErrorStats = false, trackUncorrected = false, liveUncorrected = false } = {}) {
     // Made before the run sends: what sample() calls is compiled now.
     warmUp()
     super()
@@ -61,6 +65,15 @@ class Recorder extends WindowCounts {
     // Service time (write → response) when `latency` is measured from the
     // planned send time; null when the two are the same thing.
     this.latencyUncorrected = trackUncorrected ? createLatencyHistogram() : null
+    // Watched live (the dashboard draws it): the service time of the
+    // current interval too, recorded there and added into the run's at
+    // its end, as `intervalLatency` is. Else it goes straight into the
+    // run's: nothing more per response, nor per interval.
+    this.intervalUncorrected = trackUncorrected && liveUncorrected ? createLatencyHistogram() : null
+    this.uncorrectedInto = this.intervalUncorrected || this.latencyUncorrected
+    // The last sample's service time, when watched live: [histogram
+    // (packed), p50 (µs), p99 (µs)].
+    this.lastUncorrected = null
     this.statusCounts = new Float64Array(MAX_STATUS)
     // Current sample interval.
     this.counter = 0
@@ -97,6 +110,9 @@ class Recorder extends WindowCounts {
       ttfb: createLatencyHistogram(),
       transfer: createLatencyHistogram()
     }
+    // Per step of opening a connection, the time our event loop was busy
+    // inside it (Connection#phases): [total µs, longest µs].
+    this.setupDelay = { dns: [0, 0], connect: [0, 0], proxyConnect: [0, 0], tls: [0, 0] }
     this.intervalTtfb = createLatencyHistogram()
     this.intervalTransfer = createLatencyHistogram()
     // Most responses come whole in one read: their transfer is 0 and
@@ -135,6 +151,10 @@ class Recorder extends WindowCounts {
 
   resend (n) {
     this.resent += n
+  }
+
+  unexpectedResponse () {
+    this.unexpected++
   }
 
   // A response whose body failed expectBody or verifyBody.
@@ -200,18 +220,29 @@ class Recorder extends WindowCounts {
 
   // A connection is set up: the steps it took, in µs (a step not taken
   // is -1; see Connection#phases).
-  connected ({ dns, connect, proxyConnect, tls }) {
+  // With each step, the time our event loop was busy inside it (its
+  // generator delay, µs).
+  connected ({ dns, connect, proxyConnect, tls, dnsDelay = 0, connectDelay = 0, proxyConnectDelay = 0, tlsDelay = 0 }) {
     const t = this.timings
+    const d = this.setupDelay
     t.dns.recordValue(dns)
+    delayed(d.dns, dnsDelay)
     t.connect.recordValue(connect)
-    if (proxyConnect >= 0) t.proxyConnect.recordValue(proxyConnect)
-    if (tls >= 0) t.tls.recordValue(tls)
+    delayed(d.connect, connectDelay)
+    if (proxyConnect >= 0) {
+      t.proxyConnect.recordValue(proxyConnect)
+      delayed(d.proxyConnect, proxyConnectDelay)
+    }
+    if (tls >= 0) {
+      t.tls.recordValue(tls)
+      delayed(d.tls, tlsDelay)
+    }
   }
 
   // Latency measured from the actual write, recorded next to the
   // plan-corrected one under a fixed rate.
   uncorrected (status, latencyUs) {
-    if (this.includeErrorStats || (status >= 200 && status < 300)) this.latencyUncorrected.recordValue(latencyUs)
+    if (this.includeErrorStats || (status >= 200 && status < 300)) this.uncorrectedInto.recordValue(latencyUs)
   }
 
   // `count` requests ended in an error of this cause and code. Off the
@@ -238,6 +269,7 @@ class Recorder extends WindowCounts {
       empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99),
       loop.totalCount === 0 ? 0 : loop.maxValue, connections,
       valueSum(this.intervalTtfb), valueSum(this.intervalTransfer), this.intervalTtfb.totalCount])
+    if (this.intervalUncorrected !== null) this.lastUncorrected = intervalOf(this.intervalUncorrected)
     this.flushPartial()
   }
 
@@ -272,6 +304,11 @@ class Recorder extends WindowCounts {
     this.spanLatency.reset()
     if (this.intervalLatency.totalCount !== 0) addHistogram(this.latency, this.intervalLatency)
     this.intervalLatency.reset()
+    const uncorrected = this.intervalUncorrected
+    if (uncorrected !== null && uncorrected.totalCount !== 0) {
+      addHistogram(this.latencyUncorrected, uncorrected)
+      uncorrected.reset()
+    }
     if (this.intervalTtfb.totalCount !== 0) {
       addHistogram(this.timings.ttfb, this.intervalTtfb)
       addHistogram(this.timings.transfer, this.intervalTransfer)
@@ -295,6 +332,7 @@ class Recorder extends WindowCounts {
     if (this.lateness) this.lateness.reset()
     this.loopDelays.reset()
     for (const name of TIMINGS) this.timings[name].reset()
+    for (const name in this.setupDelay) this.setupDelay[name].fill(0)
     this.statusCounts.fill(0)
     WindowCounts.call(this)
     this.pauses.fill(0)
@@ -377,6 +415,7 @@ class Recorder extends WindowCounts {
       non2xx: classes[0] + classes[2] + classes[3] + classes[4],
       resets: this.resets,
       resent: this.resent,
+      unexpectedResponses: this.unexpected,
       targetRate,
       planned,
       late: this.late,
@@ -387,6 +426,7 @@ class Recorder extends WindowCounts {
       lateness: this.lateness ? out(this.lateness) : undefined,
       loopDelay: out(this.loopDelays),
       timings: timingsOut(this.timings, out),
+      setupDelay: setupDelayOut(this.setupDelay),
       busy,
       '1xx': classes[0],
       '2xx': classes[1],
@@ -401,9 +441,28 @@ class Recorder extends WindowCounts {
   }
 }
 
+// An interval's histogram → [it packed, p50 (µs), p99 (µs)].
+function intervalOf (h) {
+  const empty = h.totalCount === 0
+  return [pack(h), empty ? 0 : h.getValueAtPercentile(50), empty ? 0 : h.getValueAtPercentile(99)]
+}
+
 function timingsOut (timings, out) {
   const copy = {}
   for (const name of TIMINGS) copy[name] = out(timings[name])
+  return copy
+}
+
+function delayed (sum, us) {
+  sum[0] += us
+  if (us > sum[1]) sum[1] = us
+}
+
+// { phase: { us, maxUs } }: what the generator's own loop took out of
+// each step of opening connections, summed over them.
+function setupDelayOut (d) {
+  const copy = {}
+  for (const name in d) copy[name] = { us: d[name][0], maxUs: d[name][1] }
   return copy
 }
 

@@ -98,6 +98,10 @@ class RunHandle {
   // A connected one is reported even so (a response for no request).
   onClientError (client, err, lost, cause, connected) {
     if (lost > 0) this.recorder.requestErrors(lost, cause, codeOf(err))
+    // A second answer to a request usually comes with nothing in flight:
+    // no request lost, yet the server broke the protocol. Counted apart,
+    // and warned about after the run.
+    if (err && err.code === 'AC_UNEXPECTED_RESPONSE') this.recorder.unexpectedResponse()
     if ((lost > 0 || connected) && this.events.listenerCount('reqError') > 0) this.events.emit('reqError', err)
     if (this.config.debug) {
       process.stderr.write(`autocannon: connection ${client.index}: ${maskSecrets(String(err && err.message))}` +

@@ -40,7 +40,7 @@ function templateState (config) {
 }
 
 class Run {
-  constructor (config, events, { onDone, onError, onSample, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot, startAt } = {}) {
+  constructor (config, events, { onDone, onError, onSample, onLiveSample, requestsByOrigin, baseHeaders, baseBody, verifyBody, setupClient, clock, encodeSnapshot, startAt } = {}) {
     this.config = config
     this.events = events
     this.onDone = onDone
@@ -49,7 +49,10 @@ class Run {
     // Under a rate, latency runs from the planned send time, and the
     // service time is kept beside it; -C makes latency the service time.
     const correctLatency = rated && !config.ignoreCoordinatedOmission
-    this.recorder = new Recorder({ excludeErrorStats: config.excludeErrorStats, trackUncorrected: correctLatency })
+    // The service time per interval too, only for what draws it live (the
+    // dashboard, when the run's samples are watched).
+    const liveUncorrected = correctLatency && !!onLiveSample && !!config.dashboard
+    this.recorder = new Recorder({ excludeErrorStats: config.excludeErrorStats, trackUncorrected: correctLatency, liveUncorrected })
     // Made here, before anything is sent, so that its modules load while
     // no request is due.
     this.scheduler = rated ? scheduler().createScheduler(config) : null
@@ -63,6 +66,9 @@ class Run {
     // A worker's run under --abortOnFail: each sample's figures go to the
     // main thread, which checks the whole run's (abort-watch.js).
     this.onSample = onSample || null
+    // A run watched live (a 'sample' listener): each sample as it is
+    // taken, the last whole interval at the end included.
+    this.onLiveSample = onLiveSample || null
     // Epoch ms to wait for before starting (the first round only: the
     // caller passes it or not).
     this.startAt = startAt
@@ -148,6 +154,7 @@ class Run {
     recorder.sample(this.clock.epochAt(due), this.connections.openCount())
     if (this.abortCheck !== null && this.checkAbort(due)) return false
     if (this.onSample !== null) this.onSample(recorder, (due - this.clock.startedAt) / 1000)
+    if (this.onLiveSample !== null) this.onLiveSample(recorder, (due - this.clock.startedAt) / 1000)
     return true
   }
 
@@ -220,8 +227,10 @@ class Run {
     // The last interval becomes a sample only when it is (nearly) whole,
     // or when it is the only one a short run has.
     const end = began ? clock.lastSampleEnd(now - clock.startedAt, recorder.series.length) : null
-    if (end !== null) recorder.sample(clock.epochAt(end), open)
-    else if (began && recorder.series.length === 0) recorder.sample(clock.epochAt(now), open)
+    if (end !== null) {
+      recorder.sample(clock.epochAt(end), open)
+      if (this.onLiveSample !== null) this.onLiveSample(recorder, (end - clock.startedAt) / 1000)
+    } else if (began && recorder.series.length === 0) recorder.sample(clock.epochAt(now), open)
     else recorder.flushPartial()
     this.events.emit('tick', recorder.takeTick())
     const snapshot = recorder.snapshot({ ...this.controls.window(now, inFlight, busy), form: this.encodeSnapshot ? 'encoded' : 'histogram' })

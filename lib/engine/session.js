@@ -39,7 +39,10 @@ class Session {
     this.current = run
     if (this.stopped) run.stop()
     const clear = () => { if (this.current === run) this.current = null }
-    return new Promise((resolve, reject) => run.then(resolve, reject)).then((out) => {
+    // (An instance of autocannon() run with -f is not awaitable, as
+    // autocannon's is not: its settled() is.)
+    const outcome = typeof run.settled === 'function' ? run.settled() : run
+    return new Promise((resolve, reject) => outcome.then(resolve, reject)).then((out) => {
       clear()
       return out
     }, (err) => {

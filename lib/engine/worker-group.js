@@ -19,7 +19,9 @@ const STOP_GRACE_MS = 1000
 
 class WorkerGroup {
   // `count` threads of worker.js, thread i started with workerData(i).
-  // hooks: message(i, msg) for what the group does not handle itself,
+  // hooks: go() once every thread is ready and told to go (not when the
+  // run was stopped first), message(i, msg) for what the group does not
+  // handle itself,
   // finished(i) when thread i has sent its snapshot, and end(err, raws)
   // once: null and the snapshots of those that answered (worker order),
   // or the failure (end may follow a success with a worker's later
@@ -57,6 +59,7 @@ class WorkerGroup {
         // Stopped already: each has the stop, and begins nothing.
         if (++this.ready === this.workers.length && !this.stopped) {
           for (const w of this.workers) w.postMessage({ type: 'go' })
+          this.hooks.go()
         }
         break
       case 'error':

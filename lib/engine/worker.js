@@ -33,6 +33,14 @@ function sendSample (recorder, elapsedS) {
   parentPort.postMessage({ type: 'sample', elapsedS, latency: entry[4], figures: figuresOf(recorder) })
 }
 
+// A run watched live: each sample, for the main thread to merge with the
+// other workers' (live-samples.js). Loaded here, before the run.
+const liveSample = workerData.liveSamples ? require('./live-samples').liveSample : null
+
+function sendLiveSample (recorder, elapsedS) {
+  parentPort.postMessage({ type: 'live', sample: liveSample(recorder, elapsedS, workerData.config.sampleInt) })
+}
+
 function failed (err) {
   parentPort.postMessage({ type: 'error', error: toMessage(err) })
   parentPort.close()
@@ -59,7 +67,8 @@ try {
     },
     onError: failed,
     // --abortOnFail: the main thread judges the whole run's figures.
-    onSample: workerData.reportSamples ? sendSample : undefined
+    onSample: workerData.reportSamples ? sendSample : undefined,
+    onLiveSample: workerData.liveSamples ? sendLiveSample : undefined
   })
 } catch (err) {
   failed(err)

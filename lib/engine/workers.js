@@ -19,6 +19,10 @@ const { WorkerGroup } = require('./worker-group')
 const { ProgressTicks } = require('./progress-ticks')
 const { WorkerControls } = require('./worker-controls')
 const { abortWatch } = require('./abort-watch')
+const { lazy } = require('../core/lazy')
+// Lazy: only a run watched live (a 'sample' listener) merges its
+// workers' samples as they come.
+const liveSamples = lazy(() => require('./live-samples'))
 
 // Worker `index`'s config: its part of the run, posted as data (hooks are
 // file paths with workers). This thread judges --abortOnFail on all the
@@ -46,10 +50,14 @@ function armDeadline (config, stop) {
   return setTimeout(stop, wait + config.duration * 1000 + START_ALLOWANCE_MS)
 }
 
-function runWorkers (config, events, prepared, done) {
+// go(): once every worker is ready and told to go, as a run in this
+// thread starts sending (the instance's 'start').
+function runWorkers (config, events, prepared, done, go = () => {}) {
   const ticks = new ProgressTicks(events)
   // --abortOnFail: the thresholds held to all workers' figures together.
   const abort = config.abortOnFail ? abortWatch(config, events) : null
+  // Watched live: the workers' samples merged per interval, one 'sample'.
+  const live = events.listenerCount('sample') > 0 ? liveSamples().sampleMerge(config.workers, (s) => events.emit('sample', s)) : null
   const deadline = armDeadline(config, () => group.stop())
   // The run's end: its snapshots to `done`, or its failure.
   const end = (err, raws) => {
@@ -76,14 +84,21 @@ function runWorkers (config, events, prepared, done) {
       case 'sample':
         if (abort !== null && abort.add(i, msg)) group.stop()
         break
+      case 'live':
+        if (live !== null) live.add(i, msg.sample)
+        break
       default:
         controls.reply(i, msg)
     }
   }
-  const workerData = (i) => ({ config: workerConfig(config, i), startAt: config.startAt, reportSamples: abort !== null, preload: workerPreload() })
+  const workerData = (i) => ({ config: workerConfig(config, i), startAt: config.startAt, reportSamples: abort !== null, liveSamples: live !== null, preload: workerPreload() })
   const group = new WorkerGroup(config.workers, workerData, {
+    go,
     message,
-    finished: (i) => { if (abort !== null) abort.finished(i) },
+    finished: (i) => {
+      if (abort !== null) abort.finished(i)
+      if (live !== null) live.finished(i)
+    },
     end
   })
   const controls = new WorkerControls(group.workers, () => group.answered())

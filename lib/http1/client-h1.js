@@ -1,17 +1,18 @@
 'use strict'
 
-// HTTP/1.1 on one connection: the protocol object the connection's Client
-// holds (lib/client/client.js says what a protocol answers to), writing
-// the requests' bytes (request-encoder.js) and reading the responses
-// (response-parser.js).
+// HTTP/1.1 on one connection: the framing object the connection's Client
+// holds (lib/client/client.js lists what a framing answers to and calls
+// back), writing the requests' bytes (request-encoder.js) and reading the
+// responses (response-parser.js).
 //
-// The requests in flight are a FIFO (responses come back in the order
-// requests were written): a ring of slots, nothing allocated per request
-// but the write that carries a batch of them. Only a close the server
-// announced (or, for idempotent requests, an unannounced one after the
-// connection had answered) sends the requests behind it again.
+// The requests in flight are the Client's (lib/client/in-flight.js), in
+// order (responses come back in the order requests were written): a ring
+// of slots, nothing allocated per request but the write that carries a
+// batch of them; whether each was a HEAD is kept here, under its slot.
+// Only a close the server announced (or, for idempotent requests, an
+// unannounced one after the connection had answered) sends the requests
+// behind it again.
 
-const { performance } = require('perf_hooks')
 const { ResponseParser } = require('./response-parser')
 const { http1Encoding } = require('./request-encoder')
 const { CountedError, socketHangUp } = require('../core/errors')
@@ -26,11 +27,19 @@ const proxyRefusal = lazy(() => require('../transport/proxy-refusal'))
 let refusedRequest = null
 
 class Http1 {
-  // client: the Client it frames requests for; setup: Run#clientSetup.
-  constructor (client, setup) {
+  // client: the Client it frames requests for (its calls back only);
+  // setup: Run#clientSetup; slots: the Client's requests in flight, in
+  // order; sequence: the requests it sends; target: where.
+  constructor (client, setup, slots, sequence, target) {
     this.client = client
-    this.connection = client.connection
-    this.sequence = client.sequence
+    this.slots = slots
+    this.sequence = sequence
+    this.target = target
+    this.maxBodySize = setup.maxBodySize
+    // The socket, once connected (connected()); null once closed.
+    this.socket = null
+    this.wantBody = false
+    this.wantHeaders = false
     const p = setup.pipelining
     this.pipelining = p
     // Closed loop: the pipeline is refilled once at least half of it is
@@ -40,21 +49,15 @@ class Http1 {
     this.refillAt = setup.rated ? 1 : Math.ceil(p / 2)
     // Through an HTTP proxy, a 407 is the proxy refusing us, not the
     // target answering: decided once, here.
-    this.proxied = client.target.absoluteForm !== undefined
+    this.proxied = target.absoluteForm !== undefined
     if (this.proxied && refusedRequest === null) refusedRequest = proxyRefusal().refusedRequest
     this.ready = true
     this.accepting = true
     this.spent = false
 
     this.parser = new ResponseParser(this)
-    // The ring: when each request was sent, when it was planned to go, the
-    // sequence entry it is, and whether it was a HEAD.
-    this.sentAt = new Float64Array(p)
-    this.plannedAt = new Float64Array(p)
-    this.entryOf = new Int32Array(p)
+    // Whether the request in each slot was a HEAD.
     this.isHead = new Uint8Array(p)
-    this.head = 0
-    this.inFlight = 0
     this.bodyChunks = null
     this.bodyBytes = 0
     this.bodyTooLarge = false
@@ -69,35 +72,36 @@ class Http1 {
     this.queued = null
   }
 
-  refresh () {
+  refresh (wantBody, wantHeaders) {
     const bytes = this.sequence.staticBytes
     this.batches = bytes ? [null, bytes] : null
     this.batchIsHead = bytes !== null && this.sequence.entries[0].isHead
     this.runs = null
-    this.parser.wantBody = this.client.wantBody
-    this.parser.wantHeaders = this.client.wantHeaders
+    this.wantBody = wantBody
+    this.wantHeaders = wantHeaders
+    this.parser.wantBody = wantBody
+    this.parser.wantHeaders = wantHeaders
   }
 
   // --- the socket ---
 
-  open () {
+  // A new socket: nothing of the last one carries over.
+  connected (socket) {
+    this.socket = socket
     this.parser.reset()
-    this.parser.wantBody = this.client.wantBody
+    this.parser.wantBody = this.wantBody
     this.accepting = true
   }
 
-  connected () {
-    this.client.pump()
-  }
-
-  read (buf, start, end) {
-    // The time of this read, for the responses whose first byte it holds.
-    this.parser.readAt = this.client.readAt
+  // now: the time of this read, for the responses whose first byte it
+  // holds.
+  read (buf, start, end, now) {
+    this.parser.readAt = now
     this.parser.execute(buf, start, end)
-    const socket = this.connection.socket
+    const socket = this.socket
     if (!this.accepting && socket) {
       // The server said Connection: close: whatever else is in flight goes
-      // again on a new connection (see unanswered()).
+      // again on a new connection (see closed()).
       socket.destroy()
       return false
     }
@@ -112,9 +116,10 @@ class Http1 {
     this.parser.finish()
   }
 
-  unanswered () {
-    const client = this.client
-    if (!this.accepting || this.mayResend()) {
+  // done: the requests of this socket that ended before it closed.
+  closed (done) {
+    if (this.slots.count === 0) return null
+    if (!this.accepting || this.mayResend(done)) {
       // The server announced the close (Connection: close, HTTP/1.0, a
       // body ended by the close): it processes nothing after that
       // response (RFC 9112 §9.6), so the requests pipelined behind it
@@ -124,43 +129,27 @@ class Http1 {
       // saying so, the next request already on its way; RFC 9112 §9.3.1
       // lets such requests go again when idempotent. Either way they go
       // again, on the next connection.
-      client.resend(this.inFlight)
       return null
     }
     return socketHangUp()
   }
 
-  mayResend () {
-    return this.client.sentOnSocket > this.inFlight && this.parser.idle && this.sequence.idempotent
+  mayResend (done) {
+    return done > 0 && this.parser.idle && this.sequence.idempotent
   }
 
-  closedIdle () {
-    return null
-  }
-
-  drop () {
-    this.inFlight = 0
-    this.head = 0
+  // The socket is given up (closed, failed, recycled, parked, or the run
+  // is over): what was read of a response goes with it.
+  close () {
+    this.socket = null
     this.bodyChunks = null
     this.bodyTooLarge = false
   }
 
-  oldestSentAt () {
-    return this.sentAt[this.head]
-  }
-
-  setUpSince () {
-    return 0
-  }
-
-  retire () {}
-
-  stop () {}
-
   // --- sending ---
 
   room () {
-    const room = this.pipelining - this.inFlight
+    const room = this.pipelining - this.slots.count
     return room < this.refillAt ? 0 : room
   }
 
@@ -168,7 +157,7 @@ class Http1 {
     if (this.batches !== null) {
       const isHead = this.batchIsHead
       for (let k = 0; k < n; k++) this.push(now, planned === null ? now : planned[k], 0, isHead)
-      this.connection.socket.write(this.batch(n))
+      this.socket.write(this.batch(n))
     } else {
       this.sendSequence(n, now, planned)
     }
@@ -183,24 +172,12 @@ class Http1 {
     return b
   }
 
-  // The ring's next free slot: head and inFlight are both below the
-  // pipelining depth, so one subtraction wraps it (no division per request).
-  nextSlot () {
-    const slot = this.head + this.inFlight
-    return slot < this.pipelining ? slot : slot - this.pipelining
-  }
-
   push (now, planned, entry, isHead) {
-    const slot = this.nextSlot()
-    this.sentAt[slot] = now
-    this.plannedAt[slot] = planned
-    this.entryOf[slot] = entry
-    this.isHead[slot] = isHead ? 1 : 0
-    this.inFlight++
+    this.isHead[this.slots.take(now, planned, entry)] = isHead ? 1 : 0
   }
 
   sendSequence (n, now, planned) {
-    const socket = this.connection.socket
+    const socket = this.socket
     const sequence = this.sequence
     if (sequence.templateOnly) {
       // Templates: n requests written into the connection's own buffer,
@@ -255,31 +232,14 @@ class Http1 {
   }
 
   flush (count) {
-    this.connection.socket.write(count === 1 ? this.queued : Buffer.concat(this.queued))
+    this.socket.write(count === 1 ? this.queued : Buffer.concat(this.queued))
     this.queued = null
-  }
-
-  // A setupRequest's promise holds its place in the FIFO so that nothing
-  // overtakes it.
-  hold () {
-    this.sentAt[this.nextSlot()] = performance.now()
-    this.inFlight++
-    return 0
-  }
-
-  release () {
-    this.inFlight--
-  }
-
-  sendHeld (bytes, entry, planned) {
-    this.push(performance.now(), planned, entry, this.sequence.lastIsHead)
-    this.connection.socket.write(bytes)
   }
 
   // --- the parser's calls ---
 
   onHeadersComplete (status, headers) {
-    if (this.client.wantBody) {
+    if (this.wantBody) {
       this.bodyChunks = []
       this.bodyBytes = 0
     }
@@ -287,13 +247,13 @@ class Http1 {
       this.bodyHeaders = headers
       this.client.emitHeaders(headers)
     }
-    return this.isHead[this.head] === 1
+    return this.isHead[this.slots.first()] === 1
   }
 
   onBody (buf, start, end) {
     if (this.bodyTooLarge) return
     this.bodyBytes += end - start
-    if (this.bodyBytes > this.client.maxBodySize) {
+    if (this.bodyBytes > this.maxBodySize) {
       // Kept no further: the response is read to its end and then counted
       // as an error, and the connection goes on.
       this.bodyTooLarge = true
@@ -306,20 +266,22 @@ class Http1 {
 
   onMessageComplete (status, bytes, close) {
     const client = this.client
-    if (this.proxied && status === 407 && this.inFlight > 0) {
+    const slots = this.slots
+    if (this.proxied && status === 407 && slots.count > 0) {
       this.parser.abort()
-      client.fail(refusedRequest(client.target))
+      client.fail(refusedRequest(this.target))
       return
     }
-    if (this.inFlight === 0 || (client.pendingRequest !== null && this.inFlight === 1)) {
-      // A response nobody asked for.
+    if (slots.count - slots.held === 0) {
+      // A response nobody asked for (a place held for a settling
+      // setupRequest was not sent).
       this.parser.abort()
       client.fail(new CountedError('AC_UNEXPECTED_RESPONSE', 'received a response to no request'))
       return
     }
-    const slot = this.head
-    this.head = slot + 1 === this.pipelining ? 0 : slot + 1
-    this.inFlight--
+    const slot = slots.first()
+    slots.firstAt[slot] = this.parser.firstByteAt
+    slots.release(slot)
     if (close) this.accepting = false
     if (this.bodyTooLarge) {
       this.bodyTooLarge = false
@@ -331,7 +293,7 @@ class Http1 {
       body = this.bodyChunks.length === 1 ? this.bodyChunks[0] : Buffer.concat(this.bodyChunks)
       this.bodyChunks = null
     }
-    client.respond(status, bytes, this.sentAt[slot], this.plannedAt[slot], this.entryOf[slot], body, this.bodyHeaders, this.parser.firstByteAt)
+    client.respond(slot, status, bytes, body, this.bodyHeaders)
   }
 
   onParseError (err) {
@@ -340,8 +302,9 @@ class Http1 {
 }
 
 module.exports = {
-  name: 'http/1.1',
-  create: (client, setup) => new Http1(client, setup),
+  // The Client's requests in flight come back in the order they were sent.
+  inOrder: true,
+  create: (client, setup, slots, sequence, target) => new Http1(client, setup, slots, sequence, target),
   encodingFor: () => http1Encoding,
   Http1
 }

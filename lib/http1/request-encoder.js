@@ -61,11 +61,16 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, abs
   // Only an origin-form path ('/…') gets the origin: '*' and a path that
   // is already absolute are sent as they are.
   const target = absoluteForm !== undefined && path.charCodeAt(0) === 47 ? absoluteForm.origin + path : path
-  let head = `${method} ${target} HTTP/1.1\r\n`
+  // In autocannon's order: the request line, Host, Connection, the
+  // user's headers as given, then Content-Length (where the user put
+  // theirs, or last).
+  let fields = ''
   let hasHost = false
   let hasConnection = false
   let hasProxyAuthorization = false
   let chunked = false
+  // Where in `fields` the user's Content-Length was: ours goes there.
+  let lengthAt = -1
   if (headers) {
     for (const name of Object.keys(headers)) {
       const value = headers[name]
@@ -76,7 +81,10 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, abs
       const lower = name.toLowerCase()
       // We compute Content-Length from the body ourselves: a stale one
       // from the user would desynchronise the connection.
-      if (lower === 'content-length') continue
+      if (lower === 'content-length') {
+        if (lengthAt === -1) lengthAt = fields.length
+        continue
+      }
       if (lower === 'transfer-encoding') {
         if (String(value).toLowerCase().includes('chunked')) chunked = true
         continue
@@ -90,19 +98,20 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, abs
         if (!isValidHeaderValue(str)) {
           throw new InvalidOptionError('headers', name, 'header value must not contain CR, LF or other control characters')
         }
-        head += `${name}: ${str}\r\n`
+        fields += `${name}: ${str}\r\n`
       }
     }
   }
-  if (!hasHost && host) head = head.replace('\r\n', `\r\nHost: ${host}\r\n`)
+  let head = `${method} ${target} HTTP/1.1\r\n`
+  if (!hasHost && host) head += `Host: ${host}\r\n`
   if (!hasConnection) head += 'Connection: keep-alive\r\n'
   if (absoluteForm !== undefined && absoluteForm.proxyAuthorization && !hasProxyAuthorization) {
-    head += `Proxy-Authorization: ${absoluteForm.proxyAuthorization}\r\n`
+    fields += `Proxy-Authorization: ${absoluteForm.proxyAuthorization}\r\n`
   }
 
   if (chunked) {
     // The user asked for chunked framing: send the body as one chunk.
-    head += 'Transfer-Encoding: chunked\r\n\r\n'
+    head += fields + 'Transfer-Encoding: chunked\r\n\r\n'
     const size = bodyBuf ? bodyBuf.length : 0
     const parts = [headBytes(head)]
     if (size > 0) parts.push(Buffer.from(size.toString(16) + '\r\n'), bodyBuf, Buffer.from('\r\n'))
@@ -110,14 +119,15 @@ function encodeRequest ({ method = 'GET', path = '/', host, headers, body }, abs
     return Buffer.concat(parts)
   }
 
-  if (bodyBuf !== null) {
-    head += `Content-Length: ${bodyBuf.length}\r\n\r\n`
-    return Buffer.concat([headBytes(head), bodyBuf])
-  }
   // A body-less POST/PUT/PATCH still states its length, as curl and
   // undici do; some servers otherwise wait for a body.
-  if (method === 'POST' || method === 'PUT' || method === 'PATCH') head += 'Content-Length: 0\r\n'
-  return headBytes(head + '\r\n')
+  const length = bodyBuf !== null ? bodyBuf.length : method === 'POST' || method === 'PUT' || method === 'PATCH' ? 0 : -1
+  if (length !== -1) {
+    const line = `Content-Length: ${length}\r\n`
+    fields = lengthAt === -1 ? fields + line : fields.slice(0, lengthAt) + line + fields.slice(lengthAt)
+  }
+  head += fields + '\r\n'
+  return bodyBuf !== null ? Buffer.concat([headBytes(head), bodyBuf]) : headBytes(head)
 }
 
 // How a request sequence (lib/client/request-sequence.js) encodes for

@@ -1,8 +1,9 @@
 'use strict'
 
 // HTTP/2 on one connection (RFC 9113), from the codec in this folder: the
-// protocol object a connection's Client (lib/client/client.js, which says
-// what a protocol answers to) holds, as HTTP/1.1's (lib/http1/client-h1.js).
+// framing object a connection's Client (lib/client/client.js, which lists
+// what a framing answers to and calls back) holds, as HTTP/1.1's
+// (lib/http1/client-h1.js).
 //
 // The connection starts with our preface, SETTINGS and a connection
 // WINDOW_UPDATE; requests go once the server's SETTINGS came (they say how
@@ -23,17 +24,16 @@
 // flight); or, when the server did not process it (REFUSED_STREAM, or
 // its stream above a GOAWAY's last), sent again as never started, counted
 // once in `resent`: at most `pipelining` in a row with no response in
-// between, beyond which it ends in an error (server-frames.js).
+// between, beyond which it ends in an error (the server's frames, below).
 
-const { performance } = require('perf_hooks')
 const { CountedError, socketHangUp } = require('../core/errors')
-const { FrameParser, CLIENT_PREFACE, encodeSettings, encodeWindowUpdate, encodeData, setStreamId, DEFAULT_MAX_FRAME_SIZE } = require('./frames')
-const { Decoder, DEFAULT_TABLE_SIZE } = require('./hpack')
-const { ERROR_CODES, goawayError } = require('./errors')
-const { h2Encoding, withTableSizeUpdate } = require('./request-frames')
 const {
-  onSettings, onPing, onWindowUpdate, onHeaders, onStreamData, onRstStream, onStreamError, onConnectionError, onGoaway
-} = require('./server-frames')
+  FrameParser, CLIENT_PREFACE, MAX_WINDOW, encodeSettings, encodeWindowUpdate, encodeData, encodePing, encodeRstStream, encodeGoaway,
+  setStreamId, DEFAULT_MAX_FRAME_SIZE
+} = require('./frames')
+const { Decoder, DEFAULT_TABLE_SIZE } = require('./hpack')
+const { ERROR_CODES, goawayError, http2Error, resetError, notProcessedAgainError } = require('./errors')
+const { h2Encoding, withTableSizeUpdate } = require('./request-frames')
 
 // The window we grant each stream and, after our first WINDOW_UPDATE, the
 // connection (as h2load's defaults): large enough that flow control
@@ -45,6 +45,9 @@ const MAX_FRAME_SIZE = 1 << 16
 // The client's streams are odd, up to 2^31-1 (§5.1.1).
 const MAX_STREAM_ID = 0x7fffffff
 const INITIAL_WINDOW = 65535
+// A window is topped up once this much of it was read.
+const WINDOW_REFILL = 1 << 29
+const SETTINGS_ACK = encodeSettings({}, true)
 
 // Sent once at each connection's start.
 const PREFACE = Buffer.concat([
@@ -54,12 +57,22 @@ const PREFACE = Buffer.concat([
 ])
 
 class Http2 {
-  // client: the Client it frames requests for; setup: Run#clientSetup.
-  constructor (client, setup) {
+  // client: the Client it frames requests for (its calls back only);
+  // setup: Run#clientSetup; slots: the Client's requests in flight, in
+  // any order; sequence: the requests it sends; target: where.
+  constructor (client, setup, slots, sequence, target) {
     this.client = client
-    this.connection = client.connection
-    this.sequence = client.sequence
+    this.slots = slots
+    this.sequence = sequence
+    this.target = target
+    this.maxBodySize = setup.maxBodySize
     this.pipelining = setup.pipelining
+    // The socket, once connected (connected()); null once closed.
+    this.socket = null
+    this.wantBody = false
+    this.wantHeaders = false
+    // The time of the read being handled (read()).
+    this.readAt = 0
     // The last stream id this client opens on a connection before it
     // moves to a new one.
     this.maxStreamId = MAX_STREAM_ID
@@ -67,24 +80,15 @@ class Http2 {
     // Per connection (newConnection()).
     this.parser = null
     this.decoder = null
-    this.readyAt = 0
     this.newConnection()
     // Streams whose body waits for a window, by id, oldest first.
     this.blocked = []
 
-    // Slots of the requests in flight: when each was sent, when it was
-    // planned to go, the sequence entry it is, and its stream's state.
+    // Each request in flight's stream, under the slot the Client's table
+    // gave it (its times are there): its id (0: no stream), what was read
+    // of its response, its windows, its body waiting to go.
     const p = this.pipelining
-    this.sentAt = new Float64Array(p)
-    this.plannedAt = new Float64Array(p)
-    // When the first byte of its response came (the read's time; 0: none yet).
-    this.firstAt = new Float64Array(p)
-    this.entryOf = new Int32Array(p)
-    this.inFlight = 0
-    this.free = new Int32Array(p)
-    this.freeTop = 0
     this.slotOf = new Map()
-    this.busy = new Uint8Array(p)
     this.streamOf = new Int32Array(p)
     this.status = new Int32Array(p)
     this.bytesOf = new Float64Array(p)
@@ -98,7 +102,7 @@ class Http2 {
     this.tooLarge = new Uint8Array(p)
     // Requests sent again since the last response (on any connection).
     this.resentInRow = 0
-    this.freeAll()
+    this.forgetStreams()
 
     // A batch being built: its requests, planned times and entries.
     this.batchReqs = new Array(p).fill(null)
@@ -108,47 +112,23 @@ class Http2 {
 
     // The one request of a sequence that never changes, or null.
     this.fixed = null
-    // The frame parser's calls: what the server's frames do (server-frames.js).
-    this.frames = {
-      onData: (id, buf, start, end, endStream, flow, wire) => onStreamData(this, id, buf, start, end, endStream, flow, wire),
-      onHeaders: (id, buf, start, end, endStream, wire) => onHeaders(this, id, buf, start, end, endStream, wire),
-      onSettings: (ack, settings) => onSettings(this, ack, settings),
-      onPing: (ack, opaque) => onPing(this, ack, opaque),
-      onGoaway: (lastId, code, debug) => onGoaway(this, lastId, code, debug),
-      onRstStream: (id, code) => onRstStream(this, id, code),
-      onWindowUpdate: (id, increment) => onWindowUpdate(this, id, increment),
-      onStreamError: (err) => onStreamError(this, err),
-      onError: (err) => onConnectionError(this, err)
-    }
   }
 
-  refresh () {
+  refresh (wantBody, wantHeaders) {
     this.fixed = this.sequence.staticBytes
+    this.wantBody = wantBody
+    this.wantHeaders = wantHeaders
   }
 
-  freeAll () {
-    const p = this.pipelining
-    for (let i = 0; i < p; i++) {
-      this.free[i] = p - 1 - i
-      this.busy[i] = 0
+  forgetStreams () {
+    for (let i = 0; i < this.pipelining; i++) {
       this.streamOf[i] = 0
       this.bodyOf[i] = null
       this.chunks[i] = null
       this.headersOf[i] = null
     }
-    this.freeTop = p
     this.slotOf.clear()
-    this.inFlight = 0
     this.blocked.length = 0
-  }
-
-  // --- the socket ---
-
-  // A new socket: a new HTTP/2 connection, nothing of the last carries over.
-  open () {
-    this.parser = new FrameParser(this.frames, { maxFrameSize: MAX_FRAME_SIZE })
-    this.decoder = new Decoder(DEFAULT_TABLE_SIZE)
-    this.newConnection()
   }
 
   newConnection () {
@@ -170,21 +150,30 @@ class Http2 {
     this.recvOwed = 0
   }
 
-  connected () {
-    this.readyAt = performance.now()
-    const socket = this.connection.socket
+  // --- the socket ---
+
+  // A new socket: a new HTTP/2 connection, nothing of the last carries
+  // over. Requests go once the server's SETTINGS came (ready).
+  connected (socket) {
+    this.socket = socket
+    this.parser = new FrameParser(this, { maxFrameSize: MAX_FRAME_SIZE })
+    this.decoder = new Decoder(DEFAULT_TABLE_SIZE)
+    this.newConnection()
     // ALPN is asked before the run (alpn-check.js), and again on every
     // connection: a server that stops offering h2 mid-run (a deploy, a
     // fallback) fails the connection by its cause instead of leaving it
     // waiting for SETTINGS that never come.
-    if (this.client.target.secure && socket.alpnProtocol !== 'h2') {
+    if (this.target.secure && socket.alpnProtocol !== 'h2') {
       const chosen = socket.alpnProtocol
-      return this.client.fail(new CountedError('AC_H2_NOT_OFFERED', `the server at ${this.client.target.origin} did not offer HTTP/2 on a new connection (ALPN h2${chosen ? `: it chose ${chosen}` : ''})`))
+      return this.client.fail(new CountedError('AC_H2_NOT_OFFERED', `the server at ${this.target.origin} did not offer HTTP/2 on a new connection (ALPN h2${chosen ? `: it chose ${chosen}` : ''})`))
     }
     socket.write(PREFACE)
   }
 
-  read (buf, start, end) {
+  // now: the time of this read, for the responses whose first byte it
+  // holds.
+  read (buf, start, end, now) {
+    this.readAt = now
     this.parser.execute(buf, start, end)
     return true
   }
@@ -192,31 +181,15 @@ class Http2 {
   end () {}
 
   // Requests the server had taken end with the socket: in the GOAWAY's
-  // error, if it sent one.
-  unanswered () {
+  // error, if it sent one. With none in flight, a close before the
+  // server's SETTINGS (the end of the connection's set-up) counts.
+  closed () {
+    if (this.slots.count === 0) {
+      if (!this.ready) return new CountedError('AC_H2_NO_SETTINGS', 'the HTTP/2 server closed the connection before sending its SETTINGS')
+      return null
+    }
     if (this.goingAway && this.goawayCode !== ERROR_CODES.NO_ERROR) return goawayError(this.goawayCode, this.goawayDebug)
     return socketHangUp()
-  }
-
-  closedIdle () {
-    if (!this.ready) return new CountedError('AC_H2_NO_SETTINGS', 'the HTTP/2 server closed the connection before sending its SETTINGS')
-    return null
-  }
-
-  drop () {
-    this.freeAll()
-  }
-
-  oldestSentAt () {
-    let oldest = Infinity
-    for (let i = 0; i < this.pipelining; i++) if (this.busy[i] === 1 && this.sentAt[i] < oldest) oldest = this.sentAt[i]
-    return oldest === Infinity ? 0 : oldest
-  }
-
-  // The server's SETTINGS are part of connecting: not there within the
-  // timeout, the connection counts as one that could not be opened.
-  setUpSince () {
-    return this.ready ? 0 : this.readyAt
   }
 
   // After a GOAWAY, or with the stream ids used up, a new connection
@@ -225,12 +198,14 @@ class Http2 {
     return this.goingAway || this.idsLeft() === 0
   }
 
-  retire () {
-    this.parser.abort()
-  }
-
-  stop () {
+  // The socket is given up (closed, failed, recycled, parked, or the run
+  // is over): its frames are read no further, its streams are gone, and
+  // nothing is written until the next connection is set up.
+  close () {
     if (this.parser !== null) this.parser.abort()
+    this.socket = null
+    this.forgetStreams()
+    this.newConnection()
   }
 
   // --- sending ---
@@ -245,7 +220,7 @@ class Http2 {
   // them, as HTTP/1.1's pipeline does, costs more per request against
   // nginx: the server then gets fewer requests per read.)
   room () {
-    return Math.min(this.streamLimit - this.inFlight, this.idsLeft())
+    return Math.min(this.streamLimit - this.slots.count, this.idsLeft())
   }
 
   send (n, now, planned) {
@@ -315,46 +290,34 @@ class Http2 {
         waiting = true
       }
     }
-    this.connection.socket.write(out)
+    this.socket.write(out)
     if (waiting) this.sendBodies()
   }
 
   openStream (now, plannedAt, entry) {
-    const slot = this.takeSlot(now)
-    const id = this.nextStreamId
-    this.nextStreamId += 2
-    this.streamOf[slot] = id
-    this.slotOf.set(id, slot)
-    this.plannedAt[slot] = plannedAt
-    this.entryOf[slot] = entry
-    this.streamWindow[slot] = this.peerInitialWindow
-    return slot
-  }
-
-  takeSlot (now) {
-    const slot = this.free[--this.freeTop]
-    this.busy[slot] = 1
-    this.sentAt[slot] = now
-    this.firstAt[slot] = 0
+    const slot = this.slots.take(now, plannedAt, entry)
     this.status[slot] = 0
     this.bytesOf[slot] = 0
     this.bodySize[slot] = 0
     this.recvStream[slot] = 0
     this.tooLarge[slot] = 0
-    this.inFlight++
+    const id = this.nextStreamId
+    this.nextStreamId += 2
+    this.streamOf[slot] = id
+    this.slotOf.set(id, slot)
+    this.streamWindow[slot] = this.peerInitialWindow
     return slot
   }
 
+  // A stream ended: its slot goes back to the Client's table.
   releaseSlot (slot) {
     const id = this.streamOf[slot]
     if (id !== 0) this.slotOf.delete(id)
     this.streamOf[slot] = 0
-    this.busy[slot] = 0
     this.bodyOf[slot] = null
     this.chunks[slot] = null
     this.headersOf[slot] = null
-    this.free[this.freeTop++] = slot
-    this.inFlight--
+    this.slots.release(slot)
   }
 
   // Bodies waiting for a window get what the windows now allow, in the
@@ -385,34 +348,213 @@ class Http2 {
     blocked.length = kept
   }
 
-  // A setupRequest's promise holds a slot, so that a timeout counts from
-  // now.
-  hold () {
-    return this.takeSlot(performance.now())
-  }
-
-  release (slot) {
-    this.releaseSlot(slot)
-  }
-
-  sendHeld (encoded, entry, planned) {
-    this.queue(encoded, 0, planned, entry, 0)
-    this.write(1, performance.now())
-  }
-
   // Frames of our own between the requests' (acknowledgements, windows,
   // resets, bodies that waited): not once the connection is failing or
   // the run is over, which may happen in the middle of a read.
   control (frames) {
-    const connection = this.connection
-    if (this.client.stopped || connection.countedFailure || connection.socket === null) return
-    connection.socket.write(frames)
+    if (this.socket !== null) this.socket.write(frames)
+  }
+
+  // --- the server's frames: the FrameParser's calls ---
+  //
+  // Responses complete on END_STREAM; a RST_STREAM or a stream error ends
+  // its request; a connection error fails the connection. What the server
+  // says it did not process (REFUSED_STREAM before any response, streams
+  // above a GOAWAY's last) goes again (RFC 9113 §8.7), counted once, as
+  // long as the server answers in between: at most `pipelining` in a row
+  // with no response since, after which such a request ends in an error,
+  // so a server that refuses every stream cannot hold a run in a loop. (A
+  // mark on the retried request itself would not do: it is given back to
+  // the run and made anew, and a server that refuses every tenth stream
+  // refuses a retry sent at the same place of the next round.)
+
+  onSettings (ack, settings) {
+    if (ack) return
+    if (settings.maxConcurrentStreams !== undefined) this.streamLimit = Math.min(this.pipelining, settings.maxConcurrentStreams)
+    if (settings.initialWindowSize !== undefined) {
+      // Open streams' windows move by the change (§6.9.2).
+      const delta = settings.initialWindowSize - this.peerInitialWindow
+      this.peerInitialWindow = settings.initialWindowSize
+      for (let i = 0; i < this.pipelining; i++) if (this.streamOf[i] !== 0) this.streamWindow[i] += delta
+    }
+    if (settings.headerTableSize !== undefined && settings.headerTableSize < this.peerTableSize) this.needSizeUpdate = true
+    if (settings.headerTableSize !== undefined) this.peerTableSize = settings.headerTableSize
+    this.control(SETTINGS_ACK)
+    if (!this.ready) {
+      this.ready = true
+      this.client.setUp()
+    }
+    if (this.blocked.length > 0) this.sendBodies()
+  }
+
+  onPing (ack, opaque) {
+    if (!ack) this.control(encodePing(opaque, true))
+  }
+
+  onWindowUpdate (id, increment) {
+    if (id === 0) {
+      this.sendWindow += increment
+      if (this.sendWindow > MAX_WINDOW) return this.onError(http2Error('FLOW_CONTROL_ERROR', `a WINDOW_UPDATE that took the connection's window to ${this.sendWindow}, above 2^31-1`))
+    } else {
+      const slot = this.slotOf.get(id)
+      if (slot === undefined) return
+      this.streamWindow[slot] += increment
+    }
+    if (this.blocked.length > 0) this.sendBodies()
+  }
+
+  // wire: the octets its frames took on the wire (frames.js): what a
+  // response counts in bytes read, as HTTP/1.1 counts a response's head and
+  // body as they came (a benchmark's throughput is bytes on the wire, the
+  // same way over both protocols).
+  onHeaders (id, buf, start, end, endStream, wire = end - start) {
+    // Every block is decoded, whoever's: the table must stay in step.
+    const slot = this.slotOf.get(id)
+    const want = this.wantHeaders && slot !== undefined
+    let status
+    try {
+      status = this.decoder.decode(buf, start, end, want)
+    } catch (err) {
+      return this.onError(err)
+    }
+    if (slot === undefined) return
+    this.bytesOf[slot] += wire
+    if (this.status[slot] !== 0) {
+      // Trailers.
+      if (endStream) this.complete(slot)
+      return
+    }
+    // The response's first byte (of an interim response's, if any).
+    const firstAt = this.slots.firstAt
+    if (firstAt[slot] === 0) firstAt[slot] = this.readAt
+    if (status >= 100 && status < 200 && !endStream) return
+    if (status <= 0) return this.streamError(slot, http2Error('PROTOCOL_ERROR', `a response on stream ${id} without a valid :status`, id))
+    this.status[slot] = status
+    if (want) {
+      this.headersOf[slot] = this.decoder.headers
+      this.client.emitHeaders(this.decoder.headers)
+    }
+    if (this.wantBody) this.chunks[slot] = []
+    if (endStream) this.complete(slot)
+  }
+
+  onData (id, buf, start, end, endStream, flow, wire = flow) {
+    this.recvOwed += flow
+    if (this.recvOwed >= WINDOW_REFILL) {
+      this.control(encodeWindowUpdate(0, this.recvOwed))
+      this.recvOwed = 0
+    }
+    const slot = this.slotOf.get(id)
+    if (slot === undefined) return
+    if (this.status[slot] === 0) return this.streamError(slot, http2Error('PROTOCOL_ERROR', `DATA on stream ${id} before its response's HEADERS`, id))
+    this.recvStream[slot] += flow
+    if (this.recvStream[slot] >= WINDOW_REFILL && !endStream) {
+      this.control(encodeWindowUpdate(id, this.recvStream[slot]))
+      this.recvStream[slot] = 0
+    }
+    const length = end - start
+    this.bytesOf[slot] += wire
+    const chunks = this.chunks[slot]
+    if (chunks !== null && length > 0 && this.tooLarge[slot] === 0) {
+      this.bodySize[slot] += length
+      // Kept no further: read to its end, then counted as an error.
+      if (this.bodySize[slot] > this.maxBodySize) this.tooLarge[slot] = 1
+      // Copied: the read buffer is shared and reused.
+      else chunks.push(Buffer.from(buf.subarray(start, end)))
+    }
+    if (endStream) this.complete(slot)
+  }
+
+  // A response ended (END_STREAM).
+  complete (slot) {
+    const id = this.streamOf[slot]
+    // The server answered before taking the whole body: the rest is not sent.
+    if (this.bodyOf[slot] !== null) this.control(encodeRstStream(id, ERROR_CODES.NO_ERROR))
+    const status = this.status[slot]
+    const bytes = this.bytesOf[slot]
+    const chunks = this.chunks[slot]
+    const headers = this.headersOf[slot]
+    const tooLarge = this.tooLarge[slot] === 1
+    this.releaseSlot(slot)
+    // The server answers: what it refuses may go again.
+    this.resentInRow = 0
+    if (tooLarge) return this.client.overflowed()
+    let body = null
+    if (chunks !== null) body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)
+    this.client.respond(slot, status, bytes, body, headers)
+  }
+
+  onRstStream (id, code) {
+    const slot = this.slotOf.get(id)
+    if (slot === undefined) return
+    // Refused before any response: not processed, so it may go again.
+    if (code === ERROR_CODES.REFUSED_STREAM && this.status[slot] === 0 && this.resentInRow < this.pipelining) {
+      this.resentInRow++
+      this.releaseSlot(slot)
+      return this.client.resend(1)
+    }
+    this.endInError(slot, resetError(code, id))
+  }
+
+  // A stream error of ours (§5.4.2): the stream is reset, its request ends
+  // in that error.
+  onStreamError (err) {
+    const slot = this.slotOf.get(err.streamId)
+    if (slot === undefined) {
+      this.control(encodeRstStream(err.streamId, err.http2Code))
+      return
+    }
+    this.streamError(slot, err)
+  }
+
+  streamError (slot, err) {
+    this.control(encodeRstStream(this.streamOf[slot], err.http2Code))
+    this.endInError(slot, err)
+  }
+
+  endInError (slot, err) {
+    this.releaseSlot(slot)
+    this.client.requestFailed(err)
+  }
+
+  // A connection error (§5.4.1): GOAWAY with its code, and the connection
+  // fails, with every request in flight.
+  onError (err) {
+    this.parser.abort()
+    this.control(encodeGoaway(0, err.http2Code === undefined ? ERROR_CODES.INTERNAL_ERROR : err.http2Code))
+    this.client.fail(err)
+  }
+
+  // Streams above lastId were not processed (§6.8): they go again on the
+  // next connection, counted once (beyond the resends in a row allowed,
+  // they end in an error). No new stream goes on this one, which
+  // closes once the rest are answered.
+  onGoaway (lastId, code, debug) {
+    this.goingAway = true
+    this.accepting = false
+    this.goawayCode = code
+    this.goawayDebug = debug
+    let unprocessed = 0
+    for (let i = 0; i < this.pipelining; i++) {
+      const id = this.streamOf[i]
+      if (id <= lastId) continue
+      if (this.resentInRow >= this.pipelining) {
+        this.endInError(i, notProcessedAgainError(id, lastId, this.resentInRow))
+        continue
+      }
+      this.resentInRow++
+      this.releaseSlot(i)
+      unprocessed++
+    }
+    if (unprocessed > 0) this.client.resend(unprocessed)
+    this.client.checkIdle()
   }
 }
 
 module.exports = {
-  name: 'h2',
-  create: (client, setup) => new Http2(client, setup),
+  // Streams end in any order: the Client's requests in flight too.
+  inOrder: false,
+  create: (client, setup, slots, sequence, target) => new Http2(client, setup, slots, sequence, target),
   encodingFor: h2Encoding,
   Http2
 }

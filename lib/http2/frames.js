@@ -42,7 +42,7 @@
 // PRIORITY frames and unknown frame types are skipped; PUSH_PROMISE is a
 // connection error, since a client of ours sends SETTINGS_ENABLE_PUSH 0.
 
-const { http2Error } = require('./errors')
+const { http2Error, http1AnswerError } = require('./errors')
 
 const CLIENT_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1')
 
@@ -214,6 +214,14 @@ const S_DEAD = 6
 
 const EMPTY = Buffer.alloc(0)
 
+// "HTTP/1." read as the 9 octets of a frame header: "HTT" its length, "P"
+// its type, "/" its flags, "1." the top of its stream id (then the minor
+// version and a space).
+const HTTP1_LENGTH = 0x485454
+const HTTP1_TYPE = 0x50
+const HTTP1_FLAGS = 0x2f
+const HTTP1_STREAM_HIGH = 0x312e
+
 class FrameParser {
   // maxFrameSize: the SETTINGS_MAX_FRAME_SIZE we advertise.
   constructor (handler, { maxFrameSize = DEFAULT_MAX_FRAME_SIZE, maxHeaderBlockSize = DEFAULT_MAX_HEADER_BLOCK_SIZE } = {}) {
@@ -376,7 +384,16 @@ class FrameParser {
   // header is, so errors do not depend on how the input was cut.
   frameStart () {
     const { length, type, flags, streamId } = this
-    if (length > this.maxFrameSize) return this.fail('FRAME_SIZE_ERROR', `a frame of ${length} octets, above our SETTINGS_MAX_FRAME_SIZE of ${this.maxFrameSize}`)
+    if (length > this.maxFrameSize) {
+      // "HTTP/1.x " where the server's first frame header should be: an
+      // HTTP/1 server's answer to our preface, no frame at all.
+      if (!this.prefaceSeen && length === HTTP1_LENGTH && type === HTTP1_TYPE && flags === HTTP1_FLAGS && (streamId >>> 16) === HTTP1_STREAM_HIGH) {
+        this.state = S_DEAD
+        this.handler.onError(http1AnswerError(`1.${String.fromCharCode((streamId >>> 8) & 0xff)}`))
+        return false
+      }
+      return this.fail('FRAME_SIZE_ERROR', `a frame of ${length} octets, above our SETTINGS_MAX_FRAME_SIZE of ${this.maxFrameSize}`)
+    }
     if (this.blockStream !== 0 && (type !== CONTINUATION || streamId !== this.blockStream)) {
       return this.fail('PROTOCOL_ERROR', `a frame of type ${type} on stream ${streamId} inside the header block of stream ${this.blockStream}, where only its CONTINUATION frames may come`)
     }

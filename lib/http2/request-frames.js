@@ -35,12 +35,14 @@ function framesOf (block, body) {
 }
 
 // scheme: 'http' or 'https'. Returns { frames, head, block, body }: head
-// is null and body null for a request without a body.
-function encodeH2Request ({ method = 'GET', path = '/', host, headers, body }, scheme) {
+// is null and body null for a request without a body. statesLength:
+// false for a framing whose requests carry no content-length (gRPC's,
+// whose peers see it as metadata).
+function encodeH2Request ({ method = 'GET', path = '/', host, headers, body }, scheme, { statesLength = true } = {}) {
   let data = checkBody('body', body)
   if (typeof data === 'string') data = Buffer.from(data)
   if (data !== undefined && data.length === 0) data = undefined
-  const contentLength = data !== undefined ? data.length : (STATES_LENGTH.has(method) ? 0 : undefined)
+  const contentLength = !statesLength ? undefined : data !== undefined ? data.length : (STATES_LENGTH.has(method) ? 0 : undefined)
   const block = encodeRequestHeaders({ method, scheme, authority: host, path, headers, contentLength })
   const bodyBuf = data === undefined ? null : data
   return { ...framesOf(block, bodyBuf), block, body: bodyBuf }

@@ -59,10 +59,12 @@ function take (size) {
 
 class H2TemplateWriter {
   // ops/args: the header block's; body: null (no body), a Buffer (the
-  // same every time) or { ops, args } (with holes).
-  constructor (head, body) {
+  // same every time) or { ops, args } (with holes); statesLength: false
+  // when a body with holes goes without its content-length.
+  constructor (head, body, statesLength = true) {
     this.head = head
     this.body = body
+    this.statesLength = statesLength
     this.scratch = Buffer.allocUnsafeSlow(1024)
     this.view = new DataView(this.scratch.buffer, this.scratch.byteOffset, this.scratch.length)
     this.seq = -1
@@ -157,6 +159,7 @@ class H2TemplateWriter {
     let body = this.body
     if (body !== null && !Buffer.isBuffer(body)) {
       end = this.write(body.ops, body.args, end, state)
+      if (!this.statesLength) return this.frame(this.scratch.subarray(0, blockEnd), null, this.scratch.subarray(blockEnd, end))
       // content-length, from the body just written, after the block: it
       // goes into the frames between the block and the body.
       const length = end - blockEnd
@@ -226,8 +229,9 @@ function textOps ({ parts, holes }, conn, encoding, ops, args) {
 
 // template: the sequence entry's { method, path, headers, body }; base:
 // the sequence's (host); scheme: 'http' or 'https'; conn: the
-// connection's index. → a writer, or null when it has no hole.
-function compileH2 (template, base, scheme, name, conn) {
+// connection's index; statesLength: as encodeH2Request takes it (false:
+// no content-length). → a writer, or null when it has no hole.
+function compileH2 (template, base, scheme, name, conn, { statesLength = true } = {}) {
   const marked = markTemplate(template, { name })
   if (marked === null) return null
   const { req, bodyHoles, cut } = marked
@@ -243,7 +247,7 @@ function compileH2 (template, base, scheme, name, conn) {
     if (typeof data === 'string') data = Buffer.from(data)
     if (data !== undefined && data.length > 0) body = data
   }
-  const contentLength = bodyHoles ? undefined : (body !== null ? body.length : (STATES_LENGTH.has(method) ? 0 : undefined))
+  const contentLength = bodyHoles || !statesLength ? undefined : (body !== null ? body.length : (STATES_LENGTH.has(method) ? 0 : undefined))
   const fields = requestFields({ method, scheme, authority: base.host, path: req.path, headers: req.headers, contentLength })
   const ops = []
   const args = []
@@ -261,7 +265,7 @@ function compileH2 (template, base, scheme, name, conn) {
     ops.push(END_FIELD)
     args.push(null)
   }
-  return new H2TemplateWriter({ ops: Uint8Array.from(ops), args }, body)
+  return new H2TemplateWriter({ ops: Uint8Array.from(ops), args }, body, statesLength)
 }
 
-module.exports = { compileH2, H2TemplateWriter }
+module.exports = { compileH2, H2TemplateWriter, textOps }

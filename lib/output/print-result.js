@@ -14,6 +14,8 @@ const { lazy } = require('../core/lazy')
 // prints when one failed (lib/cli/exit-codes.js).
 const prettyBytes = lazy(() => require('pretty-bytes'))
 const cliTable3 = lazy(() => require('cli-table3'))
+// Lazy: only a merged result (autocannon merge) needs it.
+const merge = lazy(() => require('../distributed/merge'))
 
 const DEFAULTS = {
   outputStream: process.stderr,
@@ -170,6 +172,8 @@ function printResult (result, opts) {
   }
   const sent = result.requests.sent === undefined ? result.requests.total : result.requests.sent
   out(`${abbreviate(sent)} requests in ${result.duration}s, ${bytes(result.throughput.total)} read`)
+  // A gRPC run's calls by status (OK among them).
+  if (result.grpcStatus && Object.keys(result.grpcStatus).length > 0) out(`gRPC status: ${tally(result.grpcStatus)}`)
   if (result.errors) {
     out(`${abbreviate(result.errors)} errors (${abbreviate(result.timeouts || 0)} timeouts)`)
     if (result.errorsByCause) out(`  by cause: ${tally(result.errorsByCause)}`)
@@ -185,6 +189,9 @@ function printResult (result, opts) {
     out(`${abbreviate(result.resent)} ${result.resent === 1 ? 'request' : 'requests'} resent on a new connection (the server closed theirs before answering them)`)
   }
 
+  const missing = result.merge ? merge().missingText(result.merge) : null
+  if (missing !== null) out(missingLine(missing))
+
   if (result.aborted) {
     const { threshold, at, value, unit } = result.aborted
     const shown = unit === '%' ? `${value}%` : unit ? `${value} ${unit}` : String(value)
@@ -193,6 +200,12 @@ function printResult (result, opts) {
   if (result.thresholds && result.thresholds.length) out('\n' + thresholdsTable(result.thresholds, colorsFor(opts.outputStream)))
 
   return lines.join('\n') + '\n'
+}
+
+// A merge with shards missing, after its numbers (the HTML report says
+// it in the same words).
+function missingLine (missing) {
+  return `a merge of part of the run: ${missing} missing, whose load these numbers lack`
 }
 
 const PHASES = [
@@ -217,11 +230,22 @@ function timingsTable (result, colors) {
   return table
 }
 
+// The set-up steps in which our own event loop was busy long enough to
+// matter, with by how much: the network's share of a step lies between
+// the step less this and the step.
+const DELAY_SHOWN_MS = 0.1
+
 function timingsNote (result) {
   const note = 'DNS to TLS: once per connection opened. TTFB: from the write to the first byte of the response; transfer: the rest of it.'
-  return result.rate
-    ? note + '\nUnder a fixed rate, Latency also counts the wait from the planned send time to the write: latency = wait + TTFB + transfer.'
-    : note
+  const delays = PHASES.slice(0, 4).map(([key, name]) => [name, result.timings[key] && result.timings[key].generatorDelay])
+    .filter(([, d]) => d && d.max >= DELAY_SHOWN_MS)
+    .map(([name, d]) => `${name} ${ms(d.avg)} ms on average, ${ms(d.max)} ms at most`)
+  const delayNote = delays.length
+    ? `\nInside DNS to TLS, this process's event loop was busy (its own work, not the network's, up to that much of each step): ${delays.join('; ')}.`
+    : ''
+  return note + delayNote + (result.rate
+    ? '\nUnder a fixed rate, Latency also counts the wait from the planned send time to the write: latency = wait + TTFB + transfer.'
+    : '')
 }
 
 // A measured value in its threshold's unit: "312.5 ms", "0.3%", "5,120 req/s".
@@ -255,3 +279,4 @@ module.exports = printResult
 module.exports.printResult = printResult
 module.exports.colorsFor = colorsFor
 module.exports.thresholdsVerdict = thresholdsVerdict
+module.exports.missingLine = missingLine

@@ -37,8 +37,14 @@ function stepLine (entry, index) {
   return COLUMNS.map(([, width], i) => pad(cells[i], width)).join(' ') + (why ? `  ${why}` : '') + '\n'
 }
 
-function probeLine ({ connections, ceiling }) {
-  return `closed-loop probe at ${connections} connections: ${rate(ceiling)} req/s\n`
+// tries: the probe's, when its thread was starved in the first (the
+// search runs it again); starved: the last try's, when it was too (the
+// search goes on from the highest ceiling of the tries).
+function probeLine ({ connections, ceiling, tries = 1, starved = null }) {
+  const again = tries > 1
+    ? starved ? `, the highest of ${tries} tries, each starved (this machine's ceiling, not the server's: the steps judge the server)` : `, try ${tries} (the generator was starved in the ${tries > 2 ? `${tries - 1} before` : 'first'})`
+    : ''
+  return `closed-loop probe at ${connections} connections: ${rate(ceiling)} req/s${again}\n`
 }
 
 module.exports = { headerLine, stepLine, probeLine }

@@ -4,14 +4,18 @@
 // bar while the run goes (terminals only), and the result tables when it is
 // done. The bar follows the instance's 'tick' events: seconds elapsed for a
 // duration run, responses counted for an amount run, workers included, so
-// it never needs a per-response listener.
+// it never needs a per-response listener; on a terminal it carries each
+// interval's figures after its percentage (live-line.js, from the
+// 'sample' events).
 
 const { raise } = require('../core/errors')
 const { upstream } = require('../core/upstream-messages')
 const printResult = require('./print-result')
+const { protocolOfRun } = require('../protocols/registry')
 const { lazy } = require('../core/lazy')
-// Lazy: only a bar on a terminal needs it, not a log or CI.
+// Lazy: only a bar on a terminal needs them, not a log or CI.
 const progress = lazy(() => require('progress'))
+const liveLine = lazy(() => require('./live-line'))
 
 const DEFAULTS = {
   outputStream: process.stderr,
@@ -30,7 +34,8 @@ function header (config, label) {
   const what = config.amount ? `${config.amount} requests` : `${config.duration}s`
   let text = `Running ${what} ${label === 'warmup' ? 'warmup' : 'test'} @ ${target}${socketPath}\n`
   text += config.connectionStages ? `connections ramped by stages: ${rampText(config.connectionStages)}` : `${config.connections} connections`
-  if (config.http2) text += ` over HTTP/2${config.pipelining > 1 ? `, ${config.pipelining} streams each` : ''}`
+  const protocol = protocolOfRun(config)
+  if (protocol.streams) text += ` over ${protocol.label}${config.pipelining > 1 ? `, ${config.pipelining} streams each` : ''}`
   else if (config.pipelining > 1) text += ` with ${config.pipelining} pipelining factor`
   if (config.workers) text += `\n${config.workers} workers`
   if (config.proxy) text += `\n${proxyLine(config)}`
@@ -70,6 +75,10 @@ function track (instance, opts) {
   // bar on anything else would just be noise in a log): loaded at 'start',
   // it would delay the run's first requests.
   const ProgressBar = opts.renderProgressBar && stream.isTTY ? progress() : null
+  // The bar's figures of the last interval (the run's 'sample' events,
+  // which it makes only for a listener): terminals only.
+  const progressText = ProgressBar === null ? null : liveLine().progressText
+  let live = ''
 
   let bar = null
   let startedAt = 0
@@ -77,7 +86,7 @@ function track (instance, opts) {
 
   function stopBar () {
     if (bar && !bar.complete) {
-      bar.update(1)
+      bar.update(1, { live: '' })
     }
     bar = null
   }
@@ -88,8 +97,9 @@ function track (instance, opts) {
     startedAt = Date.now()
     responses = 0
     if (ProgressBar === null) return
+    live = ''
     const format = opts.progressBarString ||
-      `${printResult.colorsFor(stream).green(label)} [:bar] :percent`
+      `${printResult.colorsFor(stream).green(label)} [:bar] :percent:live`
     bar = new ProgressBar(format, {
       width: 20,
       incomplete: ' ',
@@ -98,21 +108,31 @@ function track (instance, opts) {
       renderThrottle: 0,
       stream: barStream(stream)
     })
-    bar.tick(0)
+    bar.tick(0, { live })
   })
+
+  if (progressText !== null) {
+    instance.on('sample', (sample) => {
+      if (!bar || !instance.opts) return
+      // Its own space before it: the bar's last frame (100%, without
+      // it) ends at the percentage.
+      live = ` ${progressText(sample, instance.opts)}`
+      bar.update(Math.min(ratioNow(), (STEPS - 1) / STEPS), { live })
+    })
+  }
+
+  // How far the run is: seconds elapsed of its duration, or responses of
+  // its amount.
+  function ratioNow () {
+    const config = instance.opts
+    return config.amount ? responses / config.amount : (Date.now() - startedAt) / (config.duration * 1000)
+  }
 
   instance.on('tick', (tick) => {
     if (!bar) return
-    const config = instance.opts
-    let ratio
-    if (config.amount) {
-      responses += (tick && tick.counter) || 0
-      ratio = responses / config.amount
-    } else {
-      ratio = (Date.now() - startedAt) / (config.duration * 1000)
-    }
+    if (instance.opts.amount) responses += (tick && tick.counter) || 0
     // Never reach 100% before 'done': a complete bar clears itself.
-    bar.update(Math.min(ratio, (STEPS - 1) / STEPS))
+    bar.update(Math.min(ratioNow(), (STEPS - 1) / STEPS), { live })
   })
 
   instance.on('done', (result) => {

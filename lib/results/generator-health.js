@@ -66,6 +66,25 @@ function generatorHealth (raws, loopDelay, late, lateness) {
 // Why the generator may have distorted a rated run's latency, its cause
 // and what to do about it, or null.
 function distortion (result) {
+  const found = distorted(result)
+  if (found === null) return null
+  const { why, causes } = found
+  return `the generator may have distorted the latency: ${why.join('; ')}` +
+    (causes.length ? `; ${causes.length > 1 ? 'causes' : 'cause'}: ${causes.map((c) => c.text).join('; ')}` : '')
+}
+
+// The causes the rule names that are the generator's own, not the
+// connections': 'starved' (other processes had the CPU) and 'own' (its own
+// work), each { cause, share, text }, largest first; [] when it names none.
+// A capacity search's step judged failed while one is named may have
+// failed for them (lib/search/step-judge.js).
+function generatorCauses (result) {
+  const found = distorted(result)
+  return found === null ? [] : found.causes.filter((c) => c.cause !== 'noConnection')
+}
+
+// → { why: [what was seen], causes: [{ cause, share, text }] }, or null.
+function distorted (result) {
   const g = result.generator
   if (!g || !result.rate) return null
   const why = []
@@ -80,9 +99,7 @@ function distortion (result) {
       (g.lateness ? ` (max ${msBrief(g.lateness.max)} ms)` : ''))
   }
   if (!why.length) return null
-  const causes = causesOf(g, loopLate, manyLate)
-  return `the generator may have distorted the latency: ${why.join('; ')}` +
-    (causes.length ? `; ${causes.length > 1 ? 'causes' : 'cause'}: ${causes.join('; ')}` : '')
+  return { why, causes: causesOf(g, loopLate, manyLate) }
 }
 
 // Each cause with its remedy, the largest first. A cause's weight is its
@@ -95,28 +112,40 @@ function causesOf (g, loopLate, manyLate) {
   const share = (requests) => late > 0 ? (requests || 0) / late : 0
   const lateNoConnection = g.lateNoConnection || 0
   if (late > 0 && lateNoConnection > 0) {
-    found.push([share(lateNoConnection), `every connection was busy when ${thousands(lateNoConnection)} of the late requests were due ` +
-      '(the latency includes that wait): more connections (-c) would send them on time'])
+    found.push({
+      cause: 'noConnection',
+      share: share(lateNoConnection),
+      text: `every connection was busy when ${thousands(lateNoConnection)} of the late requests were due ` +
+        '(the latency includes that wait): more connections (-c) would send them on time'
+    })
   }
   const p = g.pauses || null
   if (p) {
     const pausedBy = loopLate && p.starved.ms + p.own.ms > 0 ? (p.starved.ms > p.own.ms ? 'starved' : 'own') : null
     const starved = Math.max(share(g.lateStarved), pausedBy === 'starved' ? NAMED_SHARE : 0)
     if (starved > 0) {
-      found.push([starved, `other processes had the CPU (the thread was not running for ${thousands(p.starved.ms, 1)} ms of its pauses, the longest ${msBrief(p.starved.max)} ms` +
-        `${lateCount(g.lateStarved, late)}): run fewer processes on this machine, or spread the load over threads (-w)`])
+      found.push({
+        cause: 'starved',
+        share: starved,
+        text: `other processes had the CPU (the thread was not running for ${thousands(p.starved.ms, 1)} ms of its pauses, the longest ${msBrief(p.starved.max)} ms` +
+          `${lateCount(g.lateStarved, late)}): run fewer processes on this machine, or spread the load over threads (-w)`
+      })
     }
     const own = Math.max(share(g.lateOwn), pausedBy === 'own' || p.own.max >= OWN_NAMED_MS ? NAMED_SHARE : 0)
     if (own > 0) {
       const what = `${thousands(p.own.ms, 1)} ms of its pauses, the longest ${msBrief(p.own.max)} ms${lateCount(g.lateOwn, late)}`
-      found.push([own, g.cpu >= SATURATED_CPU
-        ? `its own work, the thread busy ${percent(g.cpu)} of the time (${what}): spread the load over threads (-w)`
-        : `its own work (${what}): a pause of ours, a bug to report`])
+      found.push({
+        cause: 'own',
+        share: own,
+        text: g.cpu >= SATURATED_CPU
+          ? `its own work, the thread busy ${percent(g.cpu)} of the time (${what}): spread the load over threads (-w)`
+          : `its own work (${what}): a pause of ours, a bug to report`
+      })
     }
   }
   // Stable: on a tie, the order above.
-  found.sort((a, b) => b[0] - a[0])
-  return found.filter(([s], i) => i === 0 || s >= NAMED_SHARE).map(([, text]) => text)
+  found.sort((a, b) => b.share - a.share)
+  return found.filter((c, i) => i === 0 || c.share >= NAMED_SHARE)
 }
 
 // The line the CLI prints after the tables (and the HTML report shows),
@@ -130,4 +159,4 @@ function lateCount (count, late) {
   return late > 0 && count > 0 ? `, ${thousands(count)} late request${count === 1 ? '' : 's'}` : ''
 }
 
-module.exports = { generatorHealth, distortion, distortionLine, MAX_LOOP_DELAY_P99_MS, MAX_LATE_SHARE }
+module.exports = { generatorHealth, distortion, distortionLine, generatorCauses, MAX_LOOP_DELAY_P99_MS, MAX_LATE_SHARE }

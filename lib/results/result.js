@@ -14,12 +14,16 @@ const { upstream } = require('../core/upstream-messages')
 const { maskSecrets } = require('../core/redact')
 const { DEFAULTS } = require('../core/options')
 const { generatorHealth } = require('./generator-health')
+const { protocolOfRun } = require('../protocols/registry')
 const { lazy } = require('../core/lazy')
 // Lazy: only a result held to thresholds needs them.
 const thresholds = lazy(() => require('./thresholds'))
+// Lazy: only raw results in autocannon's form, or its third argument.
+const upstreamRaw = lazy(() => require('./upstream-raw'))
+const upstreamStats = lazy(() => require('./upstream-stats'))
 
 const COUNT_FIELDS = ['totalCompletedRequests', 'totalRequests', 'totalBytes', 'inFlight', 'errors', 'timeouts',
-  'mismatches', 'non2xx', 'resets', 'resent', 'late', 'planned', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
+  'mismatches', 'non2xx', 'resets', 'resent', 'unexpectedResponses', 'late', 'planned', 'targetRate', '1xx', '2xx', '3xx', '4xx', '5xx']
 
 function time (value) {
   return value instanceof Date ? value.getTime() : new Date(value).getTime()
@@ -151,8 +155,29 @@ function timingsOf (raws) {
     histograms[name] = h
     stats[name] = toStats(h, LATENCY_STATS)
     stats[name].totalCount = h.totalCount
+    const delay = setupDelayOf(raws, name, h.totalCount)
+    if (delay !== null) stats[name].generatorDelay = delay
   }
   return { histograms, stats }
+}
+
+// A step of opening connections: how long, on average and at most, our
+// own event loop was busy inside it (ms): up to that much of the step is
+// not the network's (lib/transport/connection.js): { avg, max }, or null for a step no
+// connection took, or raws without it (results read back from a file).
+function setupDelayOf (raws, name, count) {
+  let us = 0
+  let maxUs = 0
+  let seen = false
+  for (const r of raws) {
+    const d = r.setupDelay && r.setupDelay[name]
+    if (!d) continue
+    seen = true
+    us += d.us
+    if (d.maxUs > maxUs) maxUs = d.maxUs
+  }
+  if (!seen || count === 0) return null
+  return { avg: Math.round(us / count) / 1000, max: maxUs / 1000 }
 }
 
 // min and max at their bucket's edges, as the percentiles are: the same
@@ -191,20 +216,46 @@ function encodeAll (histograms) {
   return out
 }
 
-// aggregateResult(results[, opts]), autocannon's: opts are the caller's
-// own (autocannon's users pass theirs; merge its sums), which may leave
-// out any option. Those the result reports take the table's default
-// here, once, read as autocannon's users have passed them: sampleInt as a
-// number (a numeric string too; 0 or none is the default), arrivals ''
-// as none; connections and pipelining as given unless undefined.
-function aggregateResult (results, opts = {}) {
-  return runResult(results, {
+// aggregateResult(results[, opts[, histograms]]), autocannon's: opts are
+// the caller's own (autocannon's users pass theirs; merge its sums), which
+// may leave out any option. Those the result reports take the table's
+// default here, once, read as autocannon's users have passed them:
+// sampleInt as a number (a numeric string too; 0 or none is the default),
+// arrivals '' as none; connections and pipelining as given unless
+// undefined.
+//
+// Raw results may be ours or autocannon's (upstream-raw.js): latencies of
+// autocannon's are in ms. `histograms`, autocannon's third argument, holds
+// the run's per-sample requests and throughput (hdr-histogram-js
+// histograms, as autocannon's lib/histUtil builds them): those stats then
+// come from it, as autocannon takes them; without it they come from our
+// series. When every raw result is autocannon's, latency and samples are
+// taken as autocannon takes them too.
+function aggregateResult (results, opts, histograms) {
+  opts = opts || {}
+  const list = Array.isArray(results) ? results : [results]
+  const upstreamOnly = list.length > 0 && list.every(isUpstreamRaw)
+  const own = list.some((r) => isUpstreamRaw(r) || (r !== null && typeof r === 'object' && r.latenciesUs !== undefined))
+    ? list.map(upstreamRaw().ownRaw)
+    : results
+  const result = runResult(own, {
     ...opts,
     sampleInt: Number(opts.sampleInt) || DEFAULTS.sampleInt,
     connections: opts.connections === undefined ? DEFAULTS.connections : opts.connections,
     pipelining: opts.pipelining === undefined ? DEFAULTS.pipelining : opts.pipelining,
     arrivals: opts.arrivals || DEFAULTS.arrivals
   })
+  if (upstreamOnly) upstreamStats().asUpstream(result, list)
+  if (histograms) upstreamStats().countsFrom(result, histograms)
+  return result
+}
+
+// autocannon's raw result: neither our latenciesUs nor our series, and
+// its latencies not in our histogram's layout (a raw result made by hand
+// from our histograms is ours).
+function isUpstreamRaw (raw) {
+  return raw !== null && typeof raw === 'object' && raw.latenciesUs === undefined && !Array.isArray(raw.series) &&
+    !upstreamRaw().inOwnLayout(raw.latencies)
 }
 
 // The result of raw results under options in which each option a result
@@ -270,8 +321,9 @@ function runResult (results, opts) {
     sampleInt,
     pipelining: opts.pipelining,
     // Set only over HTTP/2, so HTTP/1.1's results keep autocannon's shape.
-    protocol: opts.http2 ? 'h2' : undefined,
-    workers: opts.workers || undefined,
+    protocol: protocolOfRun(opts).resultName,
+    // As given, 0 too (autocannon's command gives 0); none when not given.
+    workers: opts.workers,
     duration: raws.length === 1 ? raws[0].duration : Math.round(finish - start) / 1000,
     samples: series.length,
     start: new Date(start),
@@ -284,6 +336,7 @@ function runResult (results, opts) {
     non2xx: totals.non2xx,
     resets: totals.resets,
     resent: totals.resent,
+    unexpectedResponses: totals.unexpectedResponses,
     '1xx': totals['1xx'],
     '2xx': totals['2xx'],
     '3xx': totals['3xx'],
@@ -294,6 +347,10 @@ function runResult (results, opts) {
     requests,
     throughput
   }
+
+  // What the run's protocol adds (gRPC: its calls by status).
+  const protocol = protocolOfRun(opts)
+  if (protocol.resultFields) Object.assign(result, protocol.resultFields(result))
 
   const uncorrected = mergeHistograms(raws, 'latenciesUncorrected')
   if (uncorrected) {

@@ -14,8 +14,10 @@ const { buildConfig, checkOption } = require('../config/config')
 const { checkRules } = require('../config/rules')
 const { raise, InvalidOptionError } = require('../core/errors')
 const { createSearch } = require('./search')
+const { judgeProbe } = require('./step-judge')
+const { DEFAULTS: SEARCH_DEFAULTS } = require('./search-options')
 const { DEFAULTS, SEARCH_OPTIONS } = require('../core/options')
-const { Instance } = require('../engine/instance')
+const { AwaitableInstance } = require('../engine/instance')
 const { SteppedRun } = require('./stepped-run')
 const { createEarlyVerdict } = require('./early-verdict')
 const { autocannon } = require('../engine/autocannon')
@@ -52,16 +54,37 @@ function searchOptions (opts) {
   for (const [key, value] of Object.entries(opts)) {
     if (!SEARCH_OPTIONS.includes(key) && key !== 'slo' && key !== 'connections') run[key] = value
   }
+  // The dashboard is the search's, not each of its runs': `watched` is
+  // the config it shows.
+  delete run.dashboard
   const connections = connectionList(opts.connections)
   // The run options are checked now, with the largest connection count.
   const checked = buildConfig({ ...run, connections: Math.max(...connections), overallRate: 1, duration: SEARCH_RUN_SECONDS })
   // One seed for every step and connection count, so a search replays.
   if (checked.arrivals === 'poisson') run.seed = checked.seed
-  return { run, connections, arrivals: checked.arrivals, seed: run.seed, ...options }
+  const watched = isGiven(opts.dashboard) ? buildConfig({ url: opts.url, title: opts.title, sampleInt: opts.sampleInt, dashboard: opts.dashboard }) : null
+  return { run, connections, arrivals: checked.arrivals, seed: run.seed, watched, ...options }
+}
+
+function isGiven (value) {
+  return value !== undefined && value !== null && value !== false
+}
+
+// A peek's responses and errors, summed over workers.
+function peeked (figures) {
+  const all = Array.isArray(figures) ? figures : [figures]
+  let responses = 0
+  let errors = 0
+  for (const f of all) {
+    if (!f) continue
+    responses += f.responses
+    errors += f.errors
+  }
+  return { responses, errors }
 }
 
 function findMaxRate (opts) {
-  const instance = new Instance()
+  const instance = new AwaitableInstance()
   let options
   try {
     options = searchOptions(opts)
@@ -71,7 +94,9 @@ function findMaxRate (opts) {
   }
   instance.opts = options
   // Awaited or not, a failure reaches 'error' listeners too.
-  searchAll(instance, options).then((out) => instance.settle(null, out), (err) => {
+  // What watches the search (the dashboard) is ready first: added to
+  // startAfter as the instance is returned, before this runs.
+  Promise.resolve().then(() => Promise.all(instance.startAfter)).then(() => searchAll(instance, options)).then((out) => instance.settle(null, out), (err) => {
     instance.emitError(err)
     instance.settle(err)
   })
@@ -89,19 +114,45 @@ async function searchAll (instance, options) {
   return out
 }
 
+// The closed-loop probe, run again (as a step is, search-options.js) while
+// its thread was starved: → { probe, ceiling, starved, tries }, starved
+// null once a probe was not, else the last try's judgement. Starved in
+// every try, the highest ceiling measured is taken and the search goes on:
+// a ceiling only sets where the steps begin (a low one costs a step or
+// two as the upper bound grows), and each step is judged on its own
+// generator's health, so nothing the probe missed is charged to the
+// server.
+async function probeAt (instance, options, connections) {
+  const session = instance.session
+  const { generatorRetries, generatorPause } = SEARCH_DEFAULTS
+  let best = null
+  for (let tries = 1; ; tries++) {
+    // The probe is a closed loop: no rate, so no arrival process either.
+    const probe = await session.run(() => autocannon({ ...options.run, arrivals: undefined, seed: undefined, connections, duration: options.probeDuration }))
+    if (probe.requests.total === 0) {
+      throw raise('AC_NO_RESPONSE', noResponse().noResponseLine(probe))
+    }
+    const ceiling = ceilingOf(probe)
+    if (best === null || ceiling > best.ceiling) best = { probe, ceiling }
+    const starved = judgeProbe(probe)
+    if (starved === null) return { probe, ceiling, starved, tries }
+    if (tries > generatorRetries || session.stopped) return { ...best, starved, tries }
+    await session.sleep(generatorPause * tries * 1000)
+  }
+}
+
+// Only answers that did the work count: a server shedding load with
+// instant 503s would otherwise look many times faster than it is.
+function ceilingOf (probe) {
+  const good = probe['2xx'] + probe['3xx']
+  return Math.max(1, Math.round((good > 0 ? good : probe.requests.total) / probe.duration))
+}
+
 async function searchOne (instance, options, connections) {
   const started = Date.now()
   const session = instance.session
-  // The probe is a closed loop: no rate, so no arrival process either.
-  const probe = await session.run(() => autocannon({ ...options.run, arrivals: undefined, seed: undefined, connections, duration: options.probeDuration }))
-  if (probe.requests.total === 0) {
-    throw raise('AC_NO_RESPONSE', noResponse().noResponseLine(probe))
-  }
-  // Only answers that did the work count: a server shedding load with
-  // instant 503s would otherwise look many times faster than it is.
-  const good = probe['2xx'] + probe['3xx']
-  const ceiling = Math.max(1, Math.round((good > 0 ? good : probe.requests.total) / probe.duration))
-  instance.emit('probe', { connections, ceiling, result: probe })
+  const { probe, ceiling, starved, tries } = await probeAt(instance, options, connections)
+  instance.emit('probe', { connections, ceiling, result: probe, tries, starved })
 
   const search = createSearch({
     ceiling,
@@ -119,6 +170,8 @@ async function searchOne (instance, options, connections) {
   let run = null
   const done = step && session.run(() => {
     run = autocannon({ ...options.run, connections, overallRate: step.rate, duration: SEARCH_RUN_SECONDS })
+    // Watched live: the stepped run's samples are the search's.
+    if (instance.listenerCount('sample') > 0) run.on('sample', (sample) => instance.emit('sample', sample))
     return run
   })
   if (run !== null) {
@@ -127,18 +180,25 @@ async function searchOne (instance, options, connections) {
     await new Promise((resolve, reject) => {
       const timer = setTimeout(resolve, 15000)
       run.on('tick', (tick) => { if (tick.counter > 0) { clearTimeout(timer); resolve() } })
-      done.then(resolve, reject)
+      // Stopped before its workers had started (a loaded machine starts
+      // threads slowly): the search is stopped, not failed.
+      done.then(resolve, (err) => session.stopped ? resolve() : reject(err))
     })
     const config = run.opts
-    const stepped = new SteppedRun(session, run.run, { drainMs: Math.min(DRAIN_MAX_MS, config.timeout * 1000) })
+    // Each peek of a step's window, for what shows it as it runs.
+    const onPeek = instance.listenerCount('stepProgress') > 0
+      ? (figures, elapsed, verdict) => instance.emit('stepProgress', { elapsed: Math.round(elapsed * 10) / 10, ...peeked(figures), verdict })
+      : null
+    const stepped = new SteppedRun(session, run.run, { drainMs: Math.min(DRAIN_MAX_MS, config.timeout * 1000), onPeek })
     done.catch((err) => stepped.fail(err))
     try {
       const watch = createEarlyVerdict(options.slos)
       while (step && !session.stopped) {
+        instance.emit('stepStart', { connections, index: steps.length + 1, kind: step.kind, target: step.rate, warmup: step.warmup, duration: step.duration })
         const window = await stepped.step(step, watch)
         if (window === null) break
-        const measured = runResult(window.raws, { ...config, overallRate: step.rate, thresholds: undefined })
-        const judgement = search.judge(step, measured)
+        const measured = runResult(window.raws, { ...config, overallRate: step.rate, thresholds: undefined, workers: config.workers || undefined })
+        const judgement = search.judge(step, measured, { behind: window.behind })
         // Stopped where its failure was settled: the window it measured
         // is judged as any other, and the reasons say why it is short.
         const settled = window.settled
@@ -160,6 +220,10 @@ async function searchOne (instance, options, connections) {
   return {
     connections,
     ceiling,
+    // The probe's tries, when its thread was starved in the first, and
+    // why its ceiling is this machine's when it was in every one.
+    probeTries: tries > 1 ? tries : undefined,
+    probeStarved: starved !== null ? starved.text : undefined,
     ...search.outcome(),
     stopped: session.stopped || undefined,
     wallSeconds: Math.round((Date.now() - started) / 100) / 10,

@@ -82,6 +82,7 @@ function main (out, cfg, { at, sustains, failed }) {
         'no sustainable rate at this connection count.'
     case 'generator-bound': {
       const g = out.generatorBound
+      if (g.cause === 'starved' || g.cause === 'own') return unmeasured(g, out, { at, sustains, failed })
       const head = `Generator-bound at ${rate(g.rate)} req/s: use more workers (-w) or machines (${g.reason.replace(/^generator saturated: /, '')}).`
       return best
         ? `${head} The server sustained ${sustains(best)}, the most this generator could measure${failed}.`
@@ -96,6 +97,18 @@ function main (out, cfg, { at, sustains, failed }) {
         `${failed}.`
   }
   return ''
+}
+
+// The generator could not run a rate as planned, in every try: its thread
+// starved by other processes, or paused by its own work. What the machine
+// measured then is not the server's, and the sentence says so with the
+// figures the generator's health gave, never "no sustainable rate".
+function unmeasured (g, out, { at, sustains, failed }) {
+  const tries = g.tries > 1 ? `, in each of ${g.tries} tries` : ''
+  const head = `This machine could not measure ${rate(g.rate)} req/s${at}: the generator did not run it as planned${tries} (${g.reason}; measured ${g.measured}).`
+  return out.best
+    ? `${head} The server sustained ${sustains(out.best)}, the most this machine could measure${failed}.`
+    : head
 }
 
 module.exports = { summaryOf, failedText, measuredAll, sentence }

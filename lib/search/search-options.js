@@ -48,6 +48,12 @@ const DEFAULTS = Object.freeze({
   // capacity is near. Four in a row reach ~70% of the bound (95% then 90%
   // each); below that the midpoint goes faster.
   nearGuesses: 4,
+  // A step the generator could not run as planned (its thread starved by
+  // other processes, or paused by its own work) is run again, twice at
+  // most, after a pause of 2 s, then 4 s, sending nothing: long enough for
+  // a burst of other work on the machine to pass, short beside a search.
+  generatorRetries: 2,
+  generatorPause: 2, // s
   ...JUDGE_DEFAULTS
 })
 
@@ -74,6 +80,8 @@ function searchOptions (opts = {}) {
   for (const name of ['nearGuess', 'nearClose']) {
     if (!(o[name] > 0 && o[name] < 1)) throw new InvalidOptionError(name, o[name], 'is not a number between 0 and 1')
   }
+  if (!(Number.isInteger(o.generatorRetries) && o.generatorRetries >= 0)) throw new InvalidOptionError('generatorRetries', o.generatorRetries, 'is not an integer, 0 or more')
+  if (!(o.generatorPause >= 0)) throw new InvalidOptionError('generatorPause', o.generatorPause, 'is not a number of seconds (0 or more)')
   if (!(o.warmup >= 0)) throw new InvalidOptionError('warmup', o.warmup, 'is not a number of seconds (0 or more)')
   o.confirmDuration = opts.confirmDuration === undefined ? 2 * o.stepDuration : positive('confirmDuration', opts.confirmDuration)
   o.lowRate = opts.lowRate === undefined ? Math.max(1, Math.round(o.ceiling * o.lowFraction)) : checkOption('lowRate', opts.lowRate)

@@ -31,6 +31,9 @@ const {
  * @property {boolean} [rerun] the same step again, longer: the last was inconclusive
  * @property {boolean} [lengthened] a rerun because the latency was still rising
  * @property {boolean} [forChance] a rerun because a pN was within chance of its bound
+ * @property {number} [tries] the how-manieth run of the step, when it is run again because the
+ *   generator could not run it as planned (its thread starved or paused)
+ * @property {number} [pause] s to wait before the step, sending nothing: the machine's moment
  */
 
 /**
@@ -41,7 +44,9 @@ const {
  *   below every failure: its target, or what a Poisson plan drew below it (rate); summary: achieved, p50, p99, p999, errors, errorRatio, samples,
  *   duration, kind, slos [{ expression, value, ok, implied }]
  * @property {{ rate: number, reason: string, summary: object }|null} failed lowest failing rate
- * @property {{ rate: number, reason: string }|null} generatorBound lowest generator-bound rate
+ * @property {{ rate: number, reason: string, cause: string|null, tries: number, kind: string, measured?: string }|null} generatorBound
+ *   lowest generator-bound rate: why (cause: 'saturated', 'loop', 'starved' or 'own', see judgeStep),
+ *   in how many tries, the step's kind, and what it measured
  * @property {object|null} uncertain the lowest failure was chance: a pN within chance of its
  *   bound over the longest step allowed ({ expression, metric, limit, low, high, confidence,
  *   samples, aboveShare, slowMs, restMs, step, text })
@@ -80,6 +85,9 @@ const {
  * @param {number} [opts.nearClose=0.95] the same below a failure known to be close: short of its rate, or a confirmation
  * @param {number} [opts.nearGuesses=4] near guesses in a row before the midpoint
  * @param {number} [opts.minTailSamples=10]
+ * @param {number} [opts.generatorRetries=2] times a step is run again when the generator could not run
+ *   it as planned (starved, or paused by its own work), before it counts as generator-bound
+ * @param {number} [opts.generatorPause=2] s before the first of them, sending nothing; twice that before the second
  */
 function createSearch (opts) {
   const cfg = searchOptions(opts)
@@ -149,6 +157,15 @@ function createSearch (opts) {
     throw new Error(`search in unknown phase ${state.phase}`)
   }
 
+  // Run again (after a pause) when the generator could not run the step as
+  // planned for a reason that passes (other processes had the CPU, a pause
+  // of its own): a loaded machine is often loaded for moments. Not when its
+  // thread was busy all along at this rate: the same rate would busy it again.
+  function retriesGenerator (step, judgement) {
+    return judgement.verdict === 'generator-bound' && !!judgement.generator &&
+      judgement.generator.cause !== 'saturated' && (step.tries || 1) <= cfg.generatorRetries
+  }
+
   function finish (status) {
     state.status = status
     state.pending = null
@@ -179,13 +196,15 @@ function createSearch (opts) {
     finish(state.atCeiling && !hi ? 'at-ceiling' : hi && hi === state.bound ? 'generator-bound' : 'found')
   }
 
-  function judge (step, result) {
+  // behind: the window opened behind its plan (lib/search/stepped-run.js).
+  function judge (step, result, { behind = null } = {}) {
     return judgeStep(result, {
       target: step.rate,
       slos: cfg.slos,
       minTailSamples: cfg.minTailSamples,
       maxGeneratorCpu: cfg.maxGeneratorCpu,
-      maxLoopDelay: cfg.maxLoopDelay
+      maxLoopDelay: cfg.maxLoopDelay,
+      behind
     })
   }
 
@@ -210,6 +229,16 @@ function createSearch (opts) {
     state.rerun = null
     const entry = { step, judgement, verdict: judgement.verdict, note: null }
     state.history.push(entry)
+
+    if (retriesGenerator(step, judgement)) {
+      const tries = step.tries || 1
+      const pause = cfg.generatorPause * tries
+      state.rerun = { ...step, index: state.history.length, rerun: true, tries: tries + 1, pause }
+      entry.note = `run again after a ${pause} s pause: the generator, not the server, was late`
+      if (wasGuess) guessSteps.add(state.rerun)
+      return
+    }
+    if (entry.verdict === 'generator-bound' && step.tries > 1) entry.note = `generator-bound in ${step.tries} tries`
 
     if (entry.verdict === 'inconclusive' && judgement.rising) {
       // A queue still building: once more, twice as long; rising again,
@@ -335,6 +364,20 @@ function createSearch (opts) {
     state.phase = 'bisect'
   }
 
+  function boundOutcome (entry) {
+    const { step, judgement } = entry
+    return {
+      rate: step.rate,
+      // The generator's reason, not a step stopped early's first one.
+      reason: judgement.generator ? judgement.generator.text : judgement.reasons[0] || 'generator saturated',
+      cause: judgement.generator ? judgement.generator.cause : null,
+      tries: step.tries || 1,
+      kind: step.kind,
+      // What the step measured, charged to the generator.
+      measured: failedText(entry)
+    }
+  }
+
   // A pass shows the rate the server was offered: the step's target, or
   // less when a Poisson plan drew fewer requests than the target in the
   // window (a 2 s step at 1,024 req/s may draw 1,002/s by chance).
@@ -353,9 +396,7 @@ function createSearch (opts) {
       : null
     // The answer rests on a failure that was chance.
     const chance = state.failed && state.failed.verdict === 'fail' ? state.failed.judgement.uncertain || null : null
-    const generatorBound = state.bound
-      ? { rate: state.bound.step.rate, reason: state.bound.judgement.reasons[0] || 'generator saturated' }
-      : null
+    const generatorBound = state.bound ? boundOutcome(state.bound) : null
     const status = state.status
     const out = {
       status,
@@ -383,7 +424,7 @@ function createSearch (opts) {
     next,
     /** @param {Step} step as next() returned it @param {object} judgement judgeStep's, or { verdict } */
     record,
-    /** @returns {object} judgeStep(result) with this search's target, SLOs and limits */
+    /** @returns {object} judgeStep(result) with this search's target, SLOs and limits (and { behind }) */
     judge,
     /** @returns {Outcome} */
     outcome,

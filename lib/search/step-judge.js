@@ -15,6 +15,7 @@ const { decode, countAbove } = require('../results/histogram')
 const { rate, thousands, msBrief, percent } = require('../core/format')
 const { trend } = require('./trend')
 const { percentileInterval } = require('../stats/quantile-interval')
+const { generatorCauses } = require('../results/generator-health')
 
 const JUDGE_DEFAULTS = Object.freeze({
   minTailSamples: 10,
@@ -152,6 +153,8 @@ function latencyOf (result, key) {
  * @param {number} [opts.minTailSamples=10] requests a pN bound needs above the percentile
  * @param {number} [opts.maxGeneratorCpu=0.9] generator CPU (fraction of its threads) taken as saturated
  * @param {number} [opts.maxLoopDelay=50] generator event-loop delay p99 (ms) taken as saturated
+ * @param {{ owed: number, sincePauseMs: number, cause: string|null }|null} [opts.behind] the window
+ *   opened behind its plan after a pause of the generator (lib/search/stepped-run.js)
  * @returns {{ verdict: 'pass'|'fail'|'inconclusive'|'generator-bound', reasons: string[],
  *   values: object, checks: object[], needSamples: number }}
  */
@@ -287,17 +290,22 @@ function judgeStep (result, opts = {}) {
   let verdict = failed.length ? 'fail' : unsure.length ? 'inconclusive' : 'pass'
   const reasons = (failed.length ? failed : unsure).map((c) => c.reason)
 
-  // A latency or rate miss while our own process is saturated says nothing
-  // about the server: the requests were late leaving, or the responses late
-  // being read. Errors alone are the server's (or the network's), and so is
-  // the step when they fail it too: a late generator does not make a server
-  // answer 503 (timeouts it may cause, by reading late).
+  // A latency or rate miss while our own process is saturated, starved or
+  // paused says nothing about the server: the requests were late leaving,
+  // or the responses late being read. Errors alone are the server's (or
+  // the network's), and so is the step when they fail it too: a late
+  // generator does not make a server answer 503 (timeouts it may cause, by
+  // reading late).
   const servers = failed.some((c) => c.kind === 'count' && c.metric !== 'timeouts')
+  let generator = null
   if (verdict === 'fail' && !servers && failed.some((c) => c.kind === 'latency' || c.kind === 'achieved')) {
-    const why = saturation(result, { maxGeneratorCpu, maxLoopDelay })
-    if (why) {
+    const upper = new Set(list.filter((slo) => slo.kind === 'latency' && isUpperBound(slo)).map((slo) => slo.expression))
+    generator = saturation(result, { maxGeneratorCpu, maxLoopDelay }) ||
+      ownLateness(result, failed, histogram, { planned, duration, upper }) ||
+      openedBehind(opts.behind, failed, upper)
+    if (generator !== null) {
       verdict = 'generator-bound'
-      reasons.unshift(why)
+      reasons.unshift(generator.text)
     }
   }
   return {
@@ -310,7 +318,55 @@ function judgeStep (result, opts = {}) {
     // judged as chance (search.js). Null when every bound was clear.
     uncertain: verdict === 'inconclusive' ? uncertain : null,
     // The step is to be run longer, or to fail if it already was.
-    rising: verdict === 'inconclusive' && rising !== null && rising.ok === null
+    rising: verdict === 'inconclusive' && rising !== null && rising.ok === null,
+    // Why a generator-bound step was: { cause, text }, cause 'saturated'
+    // (its thread busy at this rate: the same rate would busy it again),
+    // 'loop' (its event loop late while the server's service time stayed
+    // low), 'starved' or 'own' (its generator health names other processes
+    // or its own work); null for any other verdict.
+    generator
+  }
+}
+
+// A window that opened behind its plan, a pause of the generator's thread
+// at its warm-up's end not caught up with (stepped-run.js), inherits the
+// requests the pause held: they leave at once as it opens, and near the
+// server's capacity their queue drains only at its margin, so the window's
+// latency is that backlog's. A latency miss of such a window, its rate
+// not short of the plan (the server answered all it was asked, and more:
+// the backlog too), is the pause's ({ cause, text }). One short of its
+// plan as well is the server's: it did not keep up.
+function openedBehind (behind, failed, upper) {
+  if (!behind) return null
+  if (!failed.every((c) => c.kind === 'latency' && upper.has(c.name))) return null
+  const cause = behind.cause === 'own' ? 'own' : 'starved'
+  const who = cause === 'own' ? 'paused by its own work' : behind.cause === 'starved' ? 'starved' : 'paused'
+  return {
+    cause,
+    text: `generator ${who} before the window: a pause of its thread ended ${msBrief(behind.sincePauseMs)} ms before the window opened, ` +
+      `${thousands(behind.owed)} request${behind.owed === 1 ? '' : 's'} of the plan still unsent: the window measured that backlog`
+  }
+}
+
+// A closed-loop probe is not late against any plan: what can make its
+// ceiling the machine's rather than the server's is its thread not running
+// (other processes had the CPU) for a share of it: its requests, sent
+// again as each answer is read, were that much fewer. This share of the
+// probe or more moves the ceiling, and with it the search's first rates,
+// by as much.
+const PROBE_STARVED_SHARE = 0.1
+
+// → null, or { cause: 'starved', text } when the generator's thread was
+// not running for PROBE_STARVED_SHARE of the probe or more.
+function judgeProbe (result) {
+  const g = result.generator
+  const p = g && g.pauses
+  const ms = result.duration > 0 ? result.duration * 1000 : 0
+  if (!p || !(ms > 0) || p.starved.ms / ms < PROBE_STARVED_SHARE) return null
+  return {
+    cause: 'starved',
+    text: `generator starved: the thread was not running for ${thousands(p.starved.ms, 1)} ms of the ${msBrief(result.duration)} s probe ` +
+      `(${percent(p.starved.ms / ms)}), the longest ${msBrief(p.starved.max)} ms: other processes had the CPU`
   }
 }
 
@@ -401,35 +457,76 @@ function risingCheck (result, bounds, duration) {
   }
 }
 
-// Why the generator counts as saturated, or null. CPU near all of its
-// threads' time is saturation by itself. A late event loop is saturation
-// when the server's own service time (uncorrected latency: from the actual
-// send) is less than half the corrected latency: most of the time was spent
-// before requests left us. An overloaded server queues requests after they
-// are sent, which raises both.
+// Why the generator counts as saturated ({ cause, text }), or null. CPU
+// near all of its threads' time is saturation by itself. A late event loop
+// is saturation when the server's own service time (uncorrected latency:
+// from the actual send) is less than half the corrected latency: most of
+// the time was spent before requests left us. An overloaded server queues
+// requests after they are sent, which raises both.
 function saturation (result, { maxGeneratorCpu, maxLoopDelay }) {
   const g = result.generator
   if (!g) return null
   if (typeof g.cpu === 'number' && g.cpu >= maxGeneratorCpu) {
-    return `generator saturated: CPU ${percent(g.cpu)} of its threads`
+    return { cause: 'saturated', text: `generator saturated: CPU ${percent(g.cpu)} of its threads` }
   }
   const loopDelayP99 = g.loopDelay ? g.loopDelay.p99 : null
   if (typeof loopDelayP99 === 'number' && loopDelayP99 > maxLoopDelay) {
     const service = result.latencyUncorrected ? result.latencyUncorrected.p50 : null
     const corrected = latencyOf(result, 'p50')
     if (service === null || corrected === null) {
-      return `generator saturated: event-loop delay p99 ${msBrief(loopDelayP99)} ms`
+      return { cause: 'loop', text: `generator saturated: event-loop delay p99 ${msBrief(loopDelayP99)} ms` }
     }
     if (service < corrected / 2) {
-      return `generator saturated: event-loop delay p99 ${msBrief(loopDelayP99)} ms ` +
-        `while service time p50 is ${msBrief(service)} ms of ${msBrief(corrected)} ms`
+      return {
+        cause: 'loop',
+        text: `generator saturated: event-loop delay p99 ${msBrief(loopDelayP99)} ms ` +
+          `while service time p50 is ${msBrief(service)} ms of ${msBrief(corrected)} ms`
+      }
     }
   }
   return null
 }
 
+// The generator's own lateness as its health names it (starvation or its
+// own work: lib/results/generator-health.js), when its pauses can account
+// for every check the step failed ({ cause, text }), or null. A health that
+// names them for a few requests must not excuse a server that failed on
+// its own: a pause can add to a response's latency at most its length
+// twice (one holding the send, one the read), can push past a bound at
+// most the responses due while it lasted and one in flight per connection
+// at its start, and can leave unsent at most the requests due while it
+// lasted.
+function ownLateness (result, failed, histogram, { planned, duration, upper }) {
+  const causes = generatorCauses(result)
+  if (!causes.length) return null
+  const g = result.generator
+  const longest = g.loopDelay && typeof g.loopDelay.max === 'number' ? g.loopDelay.max : 0
+  const p = g.pauses || { own: { count: 0, ms: 0 }, starved: { count: 0, ms: 0 } }
+  const pausedMs = p.own.ms + p.starved.ms
+  const heldAtMost = planned * pausedMs / 1000 + (p.own.count + p.starved.count) * (result.connections || 1)
+  for (const c of failed) {
+    if (c.kind === 'latency') {
+      // A lower bound missed is latency too low: no pause makes it so.
+      if (!upper.has(c.name)) return null
+      if (!(typeof c.value === 'number' && c.value - 2 * longest <= c.limit)) return null
+      if (c.metric !== 'max' && /^p\d/.test(c.metric) && histogram !== null && countAbove(histogram, c.limit) > heldAtMost) return null
+    } else if (c.kind === 'achieved') {
+      const missing = (c.limit - c.value) * duration
+      if (missing > planned * pausedMs / 1000 + ACHIEVED_SLACK_REQUESTS) return null
+    } else if (!(c.kind === 'count' && c.metric === 'timeouts')) {
+      return null
+    }
+  }
+  const [first] = causes
+  const head = first.cause === 'starved' ? 'generator starved' : 'generator paused by its own work'
+  const loop = g.loopDelay ? `event-loop delay p99 ${msBrief(g.loopDelay.p99)} ms, max ${msBrief(longest)} ms` : null
+  return { cause: first.cause, text: `${head}${loop ? ` (${loop})` : ''}: ${causes.map((c) => c.text).join('; ')}` }
+}
+
 module.exports = {
   judgeStep,
+  judgeProbe,
+  PROBE_STARVED_SHARE,
   heldTo,
   requiredSamples,
   samplesNeeded,

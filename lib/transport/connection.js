@@ -7,7 +7,7 @@
 // before it opens again, and the timeouts the run's sweep checks.
 //
 // What it carries is driven through a fixed set of calls, the same
-// whatever the protocol (`protocol` here is the connection's Client,
+// whatever the protocol (`client` here is the connection's Client,
 // lib/client/client.js, which holds the protocol's framing): onOpen()
 // before each socket, onReady() once it can write, onData(buf, start, end)
 // for what it reads, onEnd() when the peer ends, onClose(connected) → an
@@ -22,9 +22,40 @@
 // a proxy's CONNECT, the TLS handshake) is marked here by the transport
 // (mark(step) as each step ends, before onConnect), once per socket, and
 // read by the protocol at onReady() (phases()): nothing of it is on the
-// request path.
+// request path. A step runs from the moment its work is handed to the
+// kernel (the connect is: 'attempt', Node's connectionAttempt, a tick
+// after net.connect, not the socket's creation while others are still
+// being created) to the moment its end is first observable (the start of
+// the event loop's callbacks that delivered it, see observedAt, not the
+// moment its own callback ran after other connections' set-up). The time
+// our own event loop was busy inside it (the run's start, any callback)
+// is given beside it as the step's generator delay: up to that much of
+// the step may be ours, not the network's (a loopback connect completes
+// within the call that hands it over, which is busy time too).
 
 const { performance } = require('perf_hooks')
+
+// The event loop's busy (not waiting for I/O) time so far, ms.
+function busyMs () {
+  return performance.eventLoopUtilization().active
+}
+
+// The moment the I/O callbacks under way began to run: when what they
+// report was first observable. Ends of connection steps delivered by one
+// poll of the event loop share it, whatever the callbacks before them in
+// that poll did (other connections' set-up); the check phase after the
+// poll clears it.
+let batchAt = 0
+function observedAt () {
+  if (batchAt === 0) {
+    batchAt = performance.now()
+    setImmediate(endBatch)
+  }
+  return batchAt
+}
+function endBatch () {
+  batchAt = 0
+}
 const { RequestTimeoutError } = require('../core/errors')
 
 // A connection that keeps failing waits before it tries again, from 5 ms
@@ -34,8 +65,8 @@ const MAX_BACKOFF_MS = 1000
 const MAX_BACKOFF_AMOUNT_MS = 50
 
 class Connection {
-  constructor (protocol, connect, { timeoutMs, amount }) {
-    this.protocol = protocol
+  constructor (client, connect, { timeoutMs, amount }) {
+    this.client = client
     this.connect = connect
     this.timeoutMs = timeoutMs
     this.maxBackoff = amount ? MAX_BACKOFF_AMOUNT_MS : MAX_BACKOFF_MS
@@ -52,10 +83,18 @@ class Connection {
     // 0: not reached, or not a step of this transport), from the
     // transport's mark(); secure: a TLS handshake followed TCP.
     this.lookupAt = 0
+    this.attemptAt = 0
     this.tcpAt = 0
     this.tunnelAt = 0
     this.secure = false
     this.readyAt = 0
+    // The event loop's busy time (busyMs()) at each of those moments.
+    this.startBusy = 0
+    this.lookupBusy = 0
+    this.attemptBusy = 0
+    this.tcpBusy = 0
+    this.tunnelBusy = 0
+    this.readyBusy = 0
   }
 
   open () {
@@ -63,14 +102,16 @@ class Connection {
     // A reconnect planned before the connection was parked finds it so;
     // an unpark that reopened it first finds its socket.
     if (this.stopped || this.parked || this.socket !== null) return
-    this.protocol.onOpen()
+    this.client.onOpen()
     this.connected = false
     this.countedFailure = false
     this.lookupAt = 0
+    this.attemptAt = 0
     this.tcpAt = 0
     this.tunnelAt = 0
     this.readyAt = 0
     this.connectStartedAt = performance.now()
+    this.startBusy = busyMs()
     this.attach(this.connect(this))
   }
 
@@ -93,41 +134,81 @@ class Connection {
   // --- called by the transport ---
 
   // A step of opening the socket is over: 'lookup' (the name resolved),
-  // 'tcp' (TCP up, when more follows before onConnect: TLS, a tunnel),
-  // 'tunnel' (the proxy answered CONNECT).
+  // 'attempt' (the connect handed to the kernel: where the TCP connect
+  // starts), 'tcp' (TCP up, when more follows before onConnect: TLS, a
+  // tunnel), 'tunnel' (the proxy answered CONNECT).
   mark (step) {
-    const now = performance.now()
-    if (step === 'lookup') this.lookupAt = now
-    else if (step === 'tcp') this.tcpAt = now
-    else this.tunnelAt = now
+    const now = step === 'attempt' ? performance.now() : this.observed()
+    const busy = busyMs()
+    if (step === 'lookup') {
+      this.lookupAt = now
+      this.lookupBusy = busy
+    } else if (step === 'attempt') {
+      this.attemptAt = now
+      this.attemptBusy = busy
+    } else if (step === 'tcp') {
+      this.tcpAt = now
+      this.tcpBusy = busy
+    } else {
+      this.tunnelAt = now
+      this.tunnelBusy = busy
+    }
+  }
+
+  // When the end of a step was first observable (observedAt), never before
+  // the steps before it: a poll's callbacks that began before this socket
+  // was opened (it was, in one of them) did not observe its steps.
+  observed () {
+    const at = observedAt()
+    const after = Math.max(this.connectStartedAt, this.lookupAt, this.attemptAt, this.tcpAt, this.tunnelAt)
+    return at > after ? at : after
   }
 
   onConnect () {
     this.connected = true
-    this.readyAt = performance.now()
+    this.readyAt = this.observed()
+    this.readyBusy = busyMs()
     // TCP marked before the ready moment: a handshake came after it.
     this.secure = this.tcpAt !== 0
-    if (!this.secure) this.tcpAt = this.readyAt
-    this.protocol.onReady()
+    if (!this.secure) {
+      this.tcpAt = this.readyAt
+      this.tcpBusy = this.readyBusy
+    }
+    this.client.onReady()
   }
 
   // The steps of opening the socket now ready, in µs: { dns, connect,
-  // proxyConnect, tls }, a step this transport did not take as -1. A name
-  // that is an address (or a Unix socket) takes no lookup: dns 0.
+  // proxyConnect, tls }, a step this transport did not take as -1, and
+  // the time our event loop was busy inside each, its generator delay:
+  // { dnsDelay, connectDelay, proxyConnectDelay, tlsDelay } (0 for a step
+  // not taken). A name that is an address (or a
+  // Unix socket) takes no lookup: dns 0. The TCP connect starts when it
+  // was handed to the kernel (else, a Unix socket's, when it was asked for).
   phases () {
     const start = this.connectStartedAt
-    const tcpFrom = this.lookupAt === 0 ? start : this.lookupAt
-    const tlsFrom = this.tunnelAt === 0 ? this.tcpAt : this.tunnelAt
+    const tcpFrom = this.attemptAt !== 0 ? this.attemptAt : this.lookupAt !== 0 ? this.lookupAt : start
+    const tcpFromBusy = this.attemptAt !== 0 ? this.attemptBusy : this.lookupAt !== 0 ? this.lookupBusy : this.startBusy
+    const tunnelled = this.tunnelAt !== 0
+    const tlsFrom = tunnelled ? this.tunnelAt : this.tcpAt
+    const tlsFromBusy = tunnelled ? this.tunnelBusy : this.tcpBusy
+    const dnsDelay = this.lookupAt === 0 ? 0 : this.lookupBusy - this.startBusy
+    const connectDelay = this.tcpBusy - tcpFromBusy
+    const proxyConnectDelay = tunnelled ? this.tunnelBusy - this.tcpBusy : 0
+    const tlsDelay = this.secure ? this.readyBusy - tlsFromBusy : 0
     return {
       dns: this.lookupAt === 0 ? 0 : us(this.lookupAt - start),
       connect: us(this.tcpAt - tcpFrom),
-      proxyConnect: this.tunnelAt === 0 ? -1 : us(this.tunnelAt - this.tcpAt),
-      tls: this.secure ? us(this.readyAt - tlsFrom) : -1
+      proxyConnect: tunnelled ? us(this.tunnelAt - this.tcpAt) : -1,
+      tls: this.secure ? us(this.readyAt - tlsFrom) : -1,
+      dnsDelay: us(dnsDelay),
+      connectDelay: us(connectDelay),
+      proxyConnectDelay: us(proxyConnectDelay),
+      tlsDelay: us(tlsDelay)
     }
   }
 
   onData (buf, start, end) {
-    this.protocol.onData(buf, start, end)
+    this.client.onData(buf, start, end)
   }
 
   // --- the socket's events ---
@@ -139,28 +220,28 @@ class Connection {
 
   onSocketEnd (socket) {
     if (socket !== this.socket) return
-    this.protocol.onEnd()
+    this.client.onEnd()
     if (socket === this.socket) socket.destroy()
   }
 
   onSocketClose (socket) {
     if (socket !== this.socket) return
-    const protocol = this.protocol
+    const client = this.client
     if (!this.stopped && !this.countedFailure) {
-      const err = protocol.onClose(this.connected)
+      const err = client.onClose(this.connected)
       if (err !== null) this.fail(err)
     }
     this.socket = null
     this.connected = false
-    protocol.dropInFlight()
-    if (this.stopped || protocol.done) return
-    if (protocol.nothingLeft()) return protocol.finish()
+    client.dropInFlight()
+    if (this.stopped || client.done) return
+    if (client.nothingLeft()) return client.finish()
     // A connection closed before a single request went on it (a server
     // that closes on accept, under a rate with nothing due yet) is a
     // failure too for the back-off, though no request was lost.
-    if (!this.countedFailure && protocol.sentOnSocket === 0) this.failures++
+    if (!this.countedFailure && client.sentOnSocket === 0) this.failures++
     let delay = 0
-    if (this.countedFailure || protocol.sentOnSocket === 0) {
+    if (this.countedFailure || client.sentOnSocket === 0) {
       // Back off on repeated failures so a dead server is not spun on.
       delay = this.backoff(this.failures)
     }
@@ -174,7 +255,7 @@ class Connection {
     if (this.countedFailure) return
     this.countedFailure = true
     this.failures++
-    this.protocol.onFail(err, this.connected)
+    this.client.onFail(err, this.connected)
     if (this.socket) this.socket.destroy()
   }
 
@@ -204,9 +285,9 @@ class Connection {
   // that could not be opened.
   checkTimeout (now) {
     if (this.socket === null || this.countedFailure) return
-    const protocol = this.protocol
-    const waiting = protocol.inFlight > 0
-    const since = waiting ? protocol.oldestSentAt() : (this.connected ? protocol.setUpSince() : this.connectStartedAt)
+    const client = this.client
+    const waiting = client.inFlight > 0
+    const since = waiting ? client.oldestSentAt() : (this.connected ? client.setUpSince() : this.connectStartedAt)
     if (since !== 0 && now - since >= this.timeoutMs) {
       this.fail(new RequestTimeoutError(this.timeoutMs / 1000, !waiting))
     }

@@ -6,6 +6,7 @@
 // moment and handed what is read, as onData(buf, start, end).
 
 const net = require('net')
+const { marks } = require('./marks')
 const { lazy } = require('../core/lazy')
 // Lazy: tls, and what it loads of crypto, only for https targets.
 const tls = lazy(() => require('tls'))
@@ -36,12 +37,6 @@ function plain (target, connection) {
   return socket
 }
 
-// When the name lookup ended, marked on the connection (connection.js,
-// phases()): a listener per socket, nothing per request.
-function marks (socket, connection) {
-  socket.once('lookup', () => connection.mark('lookup'))
-}
-
 function secure (target, connection, tlsConfig) {
   const options = {
     ...tlsConfig.options,
@@ -58,7 +53,6 @@ function secure (target, connection, tlsConfig) {
   }
   const socket = tls().connect(options)
   socket.setNoDelay(true)
-  if (target.protocol === 'h2') socket.once('error', notOffered)
   marks(socket, connection)
   // TCP is up: the handshake starts.
   socket.once('connect', () => connection.mark('tcp'))
@@ -76,26 +70,15 @@ function tlsOptions (target, given = {}) {
     // autocannon we don't verify unless tlsOptions asks for it.
     rejectUnauthorized: false,
     ...given,
-    // HTTP/2 over TLS is asked for in the handshake (ALPN), by the name
-    // the config gave the target's protocol; the server's answer is
-    // checked before the run (lib/http2/alpn-check.js) and on every
-    // connection (lib/http2/client-h2.js).
-    ...(target.protocol === 'h2' ? { ALPNProtocols: [target.protocol] } : {}),
+    // The ALPN ids the target's protocol offers in the handshake
+    // (target.alpn, from its descriptor: HTTP/2's h2; none for HTTP/1.1);
+    // the server's answer is checked by the protocol, before the run and
+    // on every connection.
+    ...(target.alpn !== undefined ? { ALPNProtocols: [...target.alpn] } : {}),
     // One OpenSSL context for all of the target's connections, made from
     // the same options: tls.connect would otherwise build one per
     // connection, a fifth of the CPU of a handshake-per-request run.
     secureContext: given.secureContext || tls().createSecureContext(given)
-  }
-}
-
-// A server whose protocols have none of ours in common may end the
-// handshake with this alert (node's does) rather than choose none: over
-// HTTP/2 that is a server that does not offer h2, counted as such (the
-// connection's own 'error' listener, added after this one, sees the code).
-function notOffered (err) {
-  if (err && err.code === 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL') {
-    err.message = `the server did not offer HTTP/2 on a new connection (ALPN h2): ${err.message}`
-    err.code = 'AC_H2_NOT_OFFERED'
   }
 }
 

@@ -11,6 +11,7 @@ const net = require('net')
 const tls = require('tls')
 const { authority } = require('../core/url')
 const { refused, credentialsHint } = require('./proxy-refusal')
+const { marks } = require('./marks')
 
 // A proxy answering CONNECT with more header than this is not one.
 const MAX_RESPONSE_HEAD = 16 * 1024
@@ -27,7 +28,7 @@ function tunnelTransport (target, proxy, tlsConfig) {
 
   return (connection) => {
     const raw = net.connect({ host: proxy.hostname, port: proxy.port, noDelay: true })
-    raw.once('lookup', () => connection.mark('lookup'))
+    marks(raw, connection)
     raw.once('connect', () => {
       connection.mark('tcp')
       raw.write(request)

@@ -1,18 +1,18 @@
 'use strict'
 
-// parseArguments: every flag and alias to the library's option names, the
-// defaults, and one-line errors for bad input.
+// parseCli, the command's parser: every flag and alias to the library's
+// option names, the defaults, and one-line errors for bad input.
 
 const t = require('tap')
 const { makePki } = require('../helpers/pki')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
-const { parseArguments, checkTlsFiles } = require('../../lib/cli/args')
+const { parseCli, checkTlsFiles } = require('../../lib/cli/args')
 const autocannon = require('../..')
 
 const URL_ = 'http://127.0.0.1:3000'
-const parse = (args, env = {}) => parseArguments(args, env)
+const parse = (args, env = {}) => parseCli(args, env)
 
 function tmpdir (t) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-args-'))
@@ -241,6 +241,14 @@ t.test('TLS files are checked before the run (not by parseArguments): the error 
   }
 })
 
+t.test('no URL: the help, as autocannon shows it (--on-port goes to the command\'s root)', async (t) => {
+  t.same(parse([]), { help: true }, 'nothing')
+  t.same(parse(['-c', '10']), { help: true }, 'flags alone')
+  t.same(parse(['-c']), { help: true }, 'before any value is read, as autocannon shows the help first')
+  t.equal(parse(['--on-port', '--', 'node', 's.js']).url, '/', '--on-port')
+  t.equal(parse(['--', 'node', 's.js']).url, '/', '-- node')
+})
+
 t.test('bad input: one-line errors', async (t) => {
   const dir = tmpdir(t)
   const bad = path.join(dir, 'bad.json')
@@ -248,11 +256,9 @@ t.test('bad input: one-line errors', async (t) => {
   const cases = [
     [['--nope', URL_], 'Unknown option: --nope (see autocannon --help)'],
     [['-z', URL_], 'Unknown option: -z (see autocannon --help)'],
-    [[], 'Missing URL: usage: autocannon [opts] URL (see autocannon --help)'],
-    [['-c', '10'], 'Missing URL: usage: autocannon [opts] URL (see autocannon --help)'],
     [['-c', 'ten', URL_], 'connections can not be less than 1 ("ten" is not a number)'],
     [['-c', '1.5', URL_], 'connections can not be less than 1 ("1.5" is not a whole number)'],
-    [['-c'], 'Missing value for -c/--connections'],
+    [[URL_, '-c'], 'Missing value for -c/--connections'],
     [['-w', 'x', URL_], 'Invalid value for -w/--workers: "x" is not a number'],
     [['-R', 'fast', URL_], 'bailout overallRate can not be less than 1 ("fast" is not a number)'],
     [['-d', 'forever', URL_], 'duration entered was in an invalid format ("forever" is not a number of seconds or a timestring such as 10s or 2m)'],
@@ -319,7 +325,7 @@ t.test('one validation for both doors: the CLI and the library accept and refuse
   }
   const values = ['-1', '0', '0.5', '1', '1.5', '7', '1e3', '0x10', 'abc', '10s', '1m30s', ' 3 ', 'NaN', 'Infinity']
   const cliOpts = (args) => {
-    const opts = parseArguments([...args, URL_], {})
+    const opts = parseCli([...args, URL_], {})
     for (const key of ['json', 'renderProgressBar', 'renderResultsTable', 'renderLatencyTable', 'renderStatusCodes', 'verbose', 'warmup', 'onPort', 'spawn', 'help', 'version']) delete opts[key]
     return opts
   }
@@ -345,4 +351,21 @@ t.test('one validation for both doors: the CLI and the library accept and refuse
     }
   }
   t.ok(compared > 150, `${compared} cases`)
+})
+
+t.test('--slo without --findMaxRate is refused before the run, in one line naming --threshold', async (t) => {
+  for (const args of [['-d', '1', '--slo', 'p99<1ms', URL_], ['--slo', 'p99<1ms', '--slo', 'errors<1%', URL_]]) {
+    let err
+    try {
+      parse(args)
+    } catch (e) {
+      err = e
+    }
+    if (!t.ok(err instanceof Error, `${args.join(' ')} throws`)) continue
+    t.equal(err.code, 'AC_INVALID_OPTION')
+    t.equal(err.option, 'slos')
+    t.notOk(err.message.includes('\n'), 'one line')
+    t.match(err.detail, /^\["p99<1ms".*\] is an objective of a capacity search; a run without one is not judged by it \(use --threshold for that\): give --findMaxRate with it$/)
+  }
+  t.same(parse(['--findMaxRate', '--slo', 'p99<1ms', URL_]).slos, ['p99<1ms'], 'with --findMaxRate, kept')
 })

@@ -15,6 +15,7 @@ const { spawnSync } = require('child_process')
 const { httpServer } = require('../helpers/servers')
 const { packageCopy, runAsUser } = require('../helpers/package-copy')
 const { staleness, OUTSIDE } = require('../../lib/cli/bundle')
+const { UPSTREAM_VERSION } = require('../../lib/core/upstream-messages')
 
 function tmp (t, prefix) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix))
@@ -113,9 +114,10 @@ t.test('the built CLI: one ASCII file, and the same command as the sources', { s
   t.match(second.stderr, /code cache: \d+ files from it, 0 compiled/, 'its compiled code comes from the after-run cache')
 
   const help = await run(['--help'])
-  t.equal(help.stdout, fs.readFileSync(path.join(root, 'help.txt'), 'utf8'), '--help prints help.txt from where it is')
+  t.equal(help.stderr.replace(/^CANNONADE \d+: cli: .*\n/m, ''), fs.readFileSync(path.join(root, 'help.txt'), 'utf8'), '--help prints help.txt from where it is (on stderr, after the line NODE_DEBUG asked for)')
   const version = await run(['-v'])
-  t.equal(version.stdout.split('\n')[0], `autocannon v${require(path.join(root, 'package.json')).version}`)
+  const { name, version: ours } = require(path.join(root, 'package.json'))
+  t.equal(version.stdout.split('\n')[0], `${name} v${ours} (compatible with autocannon v${UPSTREAM_VERSION})`)
 
   const workers = await run(['-w', '2', '-c', '2', '-a', '20', '-j', url])
   t.equal(workers.code, 0, workers.stderr)

@@ -5,11 +5,11 @@
 // that list them were not printed.
 
 const t = require('tap')
-const { EXIT, Interrupted, thresholdsExitCode } = require('../../lib/cli/exit-codes')
+const { EXIT, Interrupted, thresholdsExitCode, searchExitCode } = require('../../lib/cli/exit-codes')
 const { sink } = require('../helpers/sink')
 
 t.test('the codes CI scripts branch on', async (t) => {
-  t.same(EXIT, { OK: 0, FAILED: 1, THRESHOLDS_FAILED: 99, INTERRUPTED: 130 })
+  t.same(EXIT, { OK: 0, FAILED: 1, INCOMPLETE: 3, UNMEASURED: 98, THRESHOLDS_FAILED: 99, INTERRUPTED: 130 })
   t.ok(Object.isFrozen(EXIT))
   t.ok(new Interrupted() instanceof Error)
 })
@@ -27,4 +27,14 @@ t.test('thresholds: 0 when met or none, 99 when one failed, named unless the tab
   const shown = sink()
   t.equal(thresholdsExitCode(failed, { tablesShown: true, stderr: shown }), 99)
   t.equal(shown.text, '', 'the tables already list them')
+})
+
+t.test('a capacity search: 99 when the SLOs failed even at the low rate, 98 when the machine could not measure, else 0', async (t) => {
+  const of = (...statuses) => searchExitCode({ searches: statuses.map((status) => ({ status })) })
+  t.equal(of('found'), 0)
+  t.equal(of('found', 'at-ceiling', 'unconfirmed', 'max-steps'), 0)
+  t.equal(of('generator-bound'), 98, 'never "no sustainable rate", never a pass')
+  t.equal(of('found', 'generator-bound'), 98)
+  t.equal(of('below-low'), 99)
+  t.equal(of('generator-bound', 'below-low'), 99, 'a verdict on the server wins')
 })

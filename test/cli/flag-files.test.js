@@ -16,7 +16,7 @@ const HAR = { log: { entries: [{ request: { method: 'GET', url: 'http://127.0.0.
 // The error fn() throws, to compare its fields.
 function thrown (fn) {
   const err = thrownBy(fn)
-  return err === null ? null : { code: err.code, message: err.message, detail: err.detail }
+  return err === null ? null : { code: err.code, ...(err.option === undefined ? {} : { option: err.option }), message: err.message, detail: err.detail }
 }
 
 // The file system's own words for a file that is not there, as Node says
@@ -40,21 +40,24 @@ t.test('-F: inline JSON is the form; a file is checked and handed over by its pa
 
   t.same(thrown(() => parseForm('[1, 2]')), {
     code: 'AC_INVALID_ARGUMENT',
+    option: 'form',
     message: FORM,
     detail: '-F/--form [1, 2] is not a JSON object of form fields (e.g. \'{ "name": { "type": "text", "value": "x" } }\')'
   })
   t.same(thrown(() => parseForm('{ x')), {
     code: 'AC_INVALID_ARGUMENT',
+    option: 'form',
     message: FORM,
     detail: `-F/--form is not valid JSON: ${thrown(() => JSON.parse('{ x')).message}`
   })
-  t.same(thrown(() => parseForm('missing.json')), { code: 'AC_FILE_UNREADABLE', message: FORM, detail: '-F/--form file: missing.json cannot be read' })
+  t.same(thrown(() => parseForm('missing.json')), { code: 'AC_FILE_UNREADABLE', option: 'form', message: FORM, detail: '-F/--form file: missing.json cannot be read' })
   t.same(thrown(() => parseForm('broken.json')), {
     code: 'AC_FILE_UNREADABLE',
+    option: 'form',
     message: FORM,
     detail: `the -F/--form file broken.json is not valid JSON: ${thrown(() => JSON.parse('{ "name": ')).message}`
   })
-  t.same(thrown(() => parseForm('list.json')), { code: 'AC_FILE_UNREADABLE', message: FORM, detail: 'the -F/--form file list.json must hold a JSON object of form fields' })
+  t.same(thrown(() => parseForm('list.json')), { code: 'AC_FILE_UNREADABLE', option: 'form', message: FORM, detail: 'the -F/--form file list.json must hold a JSON object of form fields' })
 })
 
 t.test('-i: UTF-8 text is a string, anything else the bytes as they are', async (t) => {
@@ -64,7 +67,7 @@ t.test('-i: UTF-8 text is a string, anything else the bytes as they are', async 
   t.ok(Buffer.isBuffer(binary), 'a Buffer')
   t.same([...binary], [0x00, 0xff, 0xfe])
   const missing = path.join(dir, 'missing.txt')
-  t.same(thrown(() => readInput(missing)), { code: 'AC_FILE_UNREADABLE', message: enoent(missing), detail: `-i/--input ${missing} cannot be read` })
+  t.same(thrown(() => readInput(missing)), { code: 'AC_FILE_UNREADABLE', option: 'input', message: enoent(missing), detail: `-i/--input ${missing} cannot be read` })
 })
 
 t.test('--har: the parsed HAR, or autocannon\'s "Failed to load HAR file content"', async (t) => {
@@ -73,17 +76,19 @@ t.test('--har: the parsed HAR, or autocannon\'s "Failed to load HAR file content
   const broken = path.join(dir, 'broken.har')
   t.same(thrown(() => readHar(broken)), {
     code: 'AC_FILE_UNREADABLE',
+    option: 'har',
     message: `Failed to load HAR file content: ${thrown(() => JSON.parse('{')).message}`,
     detail: `--har ${broken} is not valid JSON`
   })
   const empty = path.join(dir, 'empty.har')
   t.same(thrown(() => readHar(empty)), {
     code: 'AC_FILE_UNREADABLE',
+    option: 'har',
     message: 'Failed to load HAR file content: Could not parse HAR content: no entries found',
     detail: `--har ${empty}`
   })
   const missing = path.join(dir, 'missing.har')
-  t.same(thrown(() => readHar(missing)), { code: 'AC_FILE_UNREADABLE', message: `Failed to load HAR file content: ${enoent(missing)}`, detail: `--har ${missing}` })
+  t.same(thrown(() => readHar(missing)), { code: 'AC_FILE_UNREADABLE', option: 'har', message: `Failed to load HAR file content: ${enoent(missing)}`, detail: `--har ${missing}` })
 })
 
 t.test('--cert, --key, --ca: read as bytes, each failure naming its flag', async (t) => {
@@ -95,7 +100,7 @@ t.test('--cert, --key, --ca: read as bytes, each failure naming its flag', async
   t.same(readTls({ ca: [] }), {}, 'nothing given, nothing read')
   t.same(Object.keys(readTls({ key: at('k.pem'), ca: [] })), ['key'])
   const missing = at('missing.pem')
-  t.same(thrown(() => readTls({ cert: missing, ca: [] })), { code: 'AC_FILE_UNREADABLE', message: `Failed to load cert file: ${enoent(missing)}`, detail: `--cert ${missing}` })
-  t.same(thrown(() => readTls({ key: missing, ca: [] })), { code: 'AC_FILE_UNREADABLE', message: `Failed to load key file: ${enoent(missing)}`, detail: `--key ${missing}` })
-  t.same(thrown(() => readTls({ ca: [at('a.pem'), missing] })), { code: 'AC_FILE_UNREADABLE', message: `Failed to load ca file: ${enoent(missing)}`, detail: `--ca ${missing}` })
+  t.same(thrown(() => readTls({ cert: missing, ca: [] })), { code: 'AC_FILE_UNREADABLE', option: 'cert', message: `Failed to load cert file: ${enoent(missing)}`, detail: `--cert ${missing}` })
+  t.same(thrown(() => readTls({ key: missing, ca: [] })), { code: 'AC_FILE_UNREADABLE', option: 'key', message: `Failed to load key file: ${enoent(missing)}`, detail: `--key ${missing}` })
+  t.same(thrown(() => readTls({ ca: [at('a.pem'), missing] })), { code: 'AC_FILE_UNREADABLE', option: 'ca', message: `Failed to load ca file: ${enoent(missing)}`, detail: `--ca ${missing}` })
 })

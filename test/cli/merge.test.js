@@ -12,6 +12,7 @@ const path = require('path')
 const { run } = require('../../lib/cli/merge')
 const { randomResult } = require('../helpers/random-result')
 const { sink } = require('../helpers/sink')
+const { warningLine } = require('../../lib/core/warnings')
 
 function saved (t) {
   const a = randomResult({ seed: 1, intervals: 4 })
@@ -31,7 +32,7 @@ t.test('-j: the merged result on stdout, the summary alone on stderr', async (t)
   const { a, b, files } = saved(t)
   const out = merge([...files, '-j'])
   t.equal(out.code, 0)
-  t.equal(out.stderr, 'merged 2 of 2 shards, start skew 0 ms\n')
+  t.equal(out.stderr, 'merged 2 results (no --shard), start skew 0 ms\n', 'plain results are not called shards')
   const merged = JSON.parse(out.stdout)
   t.equal(merged.requests.total, a.requests.total + b.requests.total, 'the requests of both')
   t.equal(merged.errors, 0)
@@ -39,12 +40,18 @@ t.test('-j: the merged result on stdout, the summary alone on stderr', async (t)
 
 t.test('--expect: the missing are warned about; a threshold is held to the merge', async (t) => {
   const { files } = saved(t)
-  const out = merge([...files, '-j', '--expect', '3', '--threshold', 'rps>100000', '--threshold', 'errors<1%'])
+  const out = merge([...files, '-j', '--expect', '3', '--threshold', 'rps>100000', '--threshold', 'errors<1%', '--allowMissing'])
   t.equal(out.code, 99, 'a failed threshold')
-  t.equal(out.stderr, 'merged 2 of 3 shards, start skew 0 ms\n' +
-    'autocannon: warning: 1 of the 3 expected results are missing\n' +
+  t.equal(out.stderr, 'merged 2 results (no --shard), 1 of 3 expected results missing, start skew 0 ms\n' +
+    warningLine({ code: 'AC_SHARD_MISSING', message: '1 of the 3 expected results are missing' }) + '\n' +
     '1 of 2 thresholds failed: rps>100000\n')
   t.same(JSON.parse(out.stdout).thresholds.map((x) => [x.expression, x.ok]), [['rps>100000', false], ['errors<1%', true]])
+
+  // Without --allowMissing: part of a run is not the run.
+  const partial = merge([...files, '-j', '--expect', '3'])
+  t.equal(partial.code, 3, 'exit 3')
+  t.match(partial.stderr, /\nmerge incomplete: 1 of 3 expected results missing, so the merged result is of part of the run \(exit 3; --allowMissing accepts it\)\n$/)
+  t.equal(JSON.parse(partial.stdout).requests.total > 0, true, 'the merged result is printed all the same')
 })
 
 t.test('without -j: the tables on stderr; -o writes the merged result', async (t) => {
@@ -53,7 +60,7 @@ t.test('without -j: the tables on stderr; -o writes the merged result', async (t
   const out = merge([...files, '-o', file])
   t.equal(out.code, 0)
   t.equal(out.stdout, '')
-  t.match(out.stderr, /^merged 2 of 2 shards, start skew 0 ms\n/)
+  t.match(out.stderr, /^merged 2 results \(no --shard\), start skew 0 ms\n/)
   t.match(out.stderr, /Req\/Sec/)
   t.equal(JSON.parse(fs.readFileSync(file, 'utf8')).samples, 4)
 })

@@ -1,13 +1,16 @@
 'use strict'
 
 // The Client's seams, held on real runs against real servers on
-// loopback: what it uses of its protocol object, what the protocol uses of
-// it, and what its Connection calls of it, each within the lists
+// loopback: what it uses of its framing object, what the framing calls
+// back of it (calls only: a framing reads no field of the Client), and
+// what its Connection calls of it, each within the lists
 // lib/client/client.js and lib/transport/connection.js declare, for both
-// protocols. Every member of each list is used by some run below: a list
-// that names what nothing uses is stale, and a new use is a decision to
-// make there, not a field to reach for. (What a client uses of the run,
-// its handle: test/engine/run-handle.test.js.)
+// protocols. The framing's two lists are read from the top of client.js,
+// where they are written once. Every member of each list is used by some
+// run below: a list that names what nothing uses is stale, and a new use
+// (a member the framing grows for the Client, a field it reaches for) is
+// a decision to make there, and fails here until it is. (What a client
+// uses of the run, its handle: test/engine/run-handle.test.js.)
 
 const t = require('tap')
 const net = require('net')
@@ -16,29 +19,25 @@ const { rawServer, closedPort, bench } = require('../helpers/raw-server')
 const { nodeH2Server, rawH2Server, response } = require('../helpers/h2-servers')
 const { encodeGoaway, encodeRstStream } = require('../../lib/http2/frames')
 
-// What a Client may use of its protocol (lib/client/client.js).
-const PROTOCOL = ['inFlight', 'ready', 'accepting', 'spent', 'open', 'connected', 'read', 'end', 'unanswered',
-  'closedIdle', 'drop', 'oldestSentAt', 'setUpSince', 'room', 'send', 'queue', 'flush', 'hold', 'release',
-  'sendHeld', 'retire', 'refresh', 'stop']
-// What a protocol may use of its Client, once made.
-const CLIENT = ['respond', 'overflowed', 'requestFailed', 'resend', 'fail', 'pump', 'checkIdle', 'sendEach',
-  'emitHeaders', 'wantBody', 'wantHeaders', 'maxBodySize', 'sentOnSocket', 'pendingRequest', 'stopped', 'target', 'readAt']
+// The seam as the top of lib/client/client.js declares it: what a Client
+// may use of its framing, and what a framing may call back of its Client.
+const { FRAMING, CLIENT } = require('../helpers/seam')
 // What a Connection calls of the Client it carries (lib/transport/connection.js).
 const CONNECTION = ['onOpen', 'onReady', 'onData', 'onEnd', 'onClose', 'onFail', 'dropInFlight', 'nothingLeft',
   'finish', 'inFlight', 'sentOnSocket', 'done', 'oldestSentAt', 'setUpSince']
 
 function seams () {
-  return { protocol: new Set(), client: new Set(), connection: new Set() }
+  return { framing: new Set(), client: new Set(), connection: new Set() }
 }
 
 // setupClient for a run whose seams are noted in `used`: each side gets a
 // spy of the other.
 function watch (used, also) {
   return (client) => {
-    const protocol = client.protocol
-    protocol.client = spy(client, used.client)
-    client.protocol = spy(protocol, used.protocol)
-    client.connection.protocol = spy(client, used.connection)
+    const framing = client.framing
+    framing.client = spy(client, used.client)
+    client.framing = spy(framing, used.framing)
+    client.connection.client = spy(client, used.connection)
     if (also) also(client)
   }
 }
@@ -50,6 +49,7 @@ function holds (t, used, declared, what) {
 
 const http1 = seams()
 const http2 = seams()
+const grpc = seams()
 
 const OK = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello'
 const CLOSE = 'HTTP/1.1 200 OK\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello'
@@ -98,8 +98,8 @@ t.test('HTTP/1.1', async (t) => {
     t.ok(result.requests.sent > 0, `${opts.url.slice(url.length) || '/'}: ran`)
     if (opts.url.endsWith('/close') && opts.amount) t.ok(result.resent > 0, 'requests behind an announced close went again')
   }
-  holds(t, used.protocol, PROTOCOL, 'the client, of HTTP/1.1\'s protocol')
-  holds(t, used.client, CLIENT, 'HTTP/1.1\'s protocol, of the client')
+  holds(t, used.framing, FRAMING, 'the client, of HTTP/1.1\'s framing')
+  holds(t, used.client, CLIENT, 'HTTP/1.1\'s framing, of the client')
   holds(t, used.connection, CONNECTION, 'the connection, of the client')
 })
 
@@ -147,29 +147,77 @@ t.test('HTTP/2', async (t) => {
   }
   t.ok(goaway.connections > 1, 'GOAWAY moved the client to new connections')
   t.ok(sockets.size >= 2, 'the silent server was closed on, then waited on')
-  holds(t, used.protocol, PROTOCOL, 'the client, of HTTP/2\'s protocol')
-  holds(t, used.client, CLIENT, 'HTTP/2\'s protocol, of the client')
+  holds(t, used.framing, FRAMING, 'the client, of HTTP/2\'s framing')
+  holds(t, used.client, CLIENT, 'HTTP/2\'s framing, of the client')
   holds(t, used.connection, CONNECTION, 'the connection, of the client')
 })
 
+t.test('gRPC', async (t) => {
+  const { startGrpcServer, PROTO, FIXTURES } = require('../helpers/grpc-server')
+  const server = await startGrpcServer()
+  t.teardown(server.close)
+  const used = grpc
+  const call = (method, data, more) => ({ url: server.url, connections: 1, grpc: { proto: PROTO, protoPath: [FIXTURES], call: `bench.Echo/${method}`, data, ...more }, setupClient: watch(used) })
+  const runs = [
+    { ...call('Say', { name: 'a' }), pipelining: 2, amount: 10 },
+    { ...call('Fail', { code: 14 }), amount: 4 },
+    // Calls past their deadline: the framing's own timer frees their streams.
+    { ...call('Stall', { ms: 300 }, { timeout: 0.05 }), pipelining: 2, amount: 4 }
+  ]
+  for (const opts of runs) {
+    const result = await bench(t, opts)
+    t.ok(result.requests.sent > 0, `${opts.grpc.call}: ran`)
+  }
+  t.ok(used.client.has('pump'), 'a deadline\'s timer pumps')
+  holds(t, used.framing, FRAMING, 'the client, of gRPC\'s framing')
+  holds(t, used.client, CLIENT, 'gRPC\'s framing, of the client')
+})
+
 t.test('every declared member is used by some run: no list names what nothing uses', async (t) => {
-  const all = (key) => new Set([...http1[key], ...http2[key]])
-  for (const [key, declared] of [['protocol', PROTOCOL], ['client', CLIENT], ['connection', CONNECTION]]) {
+  const all = (key) => new Set([...http1[key], ...http2[key], ...grpc[key]])
+  for (const [key, declared] of [['framing', FRAMING], ['client', CLIENT], ['connection', CONNECTION]]) {
     const unused = declared.filter((name) => !all(key).has(name))
     t.same(unused, [], `${key}: all used`)
   }
 })
 
-t.test('both protocols have every member the client uses', async (t) => {
-  const Http1 = require('../../lib/http1/client-h1')
-  const Http2 = require('../../lib/http2/client-h2')
-  for (const module of [Http1, Http2]) {
-    const { Client } = require('../../lib/client/client')
-    const client = Object.create(Client.prototype)
-    Object.assign(client, { connection: {}, sequence: { staticBytes: null, entries: [] }, target: {}, wantBody: false, wantHeaders: false })
-    const protocol = module.create(client, { pipelining: 2, rated: false })
-    const missing = PROTOCOL.filter((name) => !(name in protocol))
-    t.same(missing, [], `${module.name}: all of them`)
-    t.equal(typeof module.encodingFor({ secure: false }).encode, 'function', `${module.name}: an encoding`)
+t.test('both framings have every member the client uses', async (t) => {
+  const { PROTOCOLS } = require('../../lib/protocols/registry')
+  const { InOrder, AnyOrder } = require('../../lib/client/in-flight')
+  for (const protocol of PROTOCOLS) {
+    const module = protocol.framing()
+    const slots = module.inOrder ? new InOrder(2) : new AnyOrder(2)
+    const framing = module.create({}, { pipelining: 2, rated: false, maxBodySize: Infinity }, slots, { staticBytes: null, entries: [] }, {})
+    const missing = FRAMING.filter((name) => !(name in framing))
+    t.same(missing, [], `${protocol.name}: all of them`)
+    t.equal(typeof module.encodingFor({ secure: false }).encode, 'function', `${protocol.name}: an encoding`)
   }
+})
+
+// The same lists, held on the sources too, where a run may not go: every
+// use of a framing object in lib/client, and every use of the Client in a
+// framing's folder (comments left out; a framing module's own exports,
+// route.framing.create and .inOrder, are not the object's).
+const fs = require('fs')
+const path = require('path')
+const LIB = path.join(__dirname, '..', '..', 'lib')
+
+function uses (files, pattern) {
+  const found = []
+  for (const file of files) {
+    const lines = fs.readFileSync(file, 'utf8').split('\n').filter((line) => !/^\s*\/\//.test(line))
+    for (const line of lines) for (const m of line.matchAll(pattern)) found.push([path.relative(LIB, file), m[1]])
+  }
+  return found
+}
+
+const inFolder = (folder) => fs.readdirSync(path.join(LIB, folder)).filter((f) => f.endsWith('.js')).map((f) => path.join(LIB, folder, f))
+
+t.test('the sources use no more of the seam than the lists', async (t) => {
+  const ofFraming = uses(inFolder('client'), /(?<!route\.)\bframing\.([A-Za-z]+)/g)
+  t.ok(ofFraming.length > 10, `${ofFraming.length} uses of a framing in lib/client`)
+  t.same(ofFraming.filter(([, name]) => !FRAMING.includes(name)).map((u) => u.join(': ')), [], 'lib/client uses of a framing only what client.js lists')
+  const ofClient = uses([...inFolder('http1'), ...inFolder('http2'), ...inFolder('grpc')], /\bclient\.([A-Za-z]+)/g)
+  t.ok(ofClient.length > 10, `${ofClient.length} uses of the Client in the framings' folders`)
+  t.same(ofClient.filter(([, name]) => !CLIENT.includes(name)).map((u) => u.join(': ')), [], 'a framing calls back only what client.js lists, and reads no field of the Client')
 })

@@ -22,7 +22,7 @@ const BASE = Object.freeze({ method: 'GET', path: '/p', headers: { 'x-run': '1' 
 // here, not asked of the encoder).
 function h1 (method, path, { headers = 'x-run: 1\r\n', body = null } = {}) {
   const length = body !== null ? `Content-Length: ${Buffer.byteLength(body)}\r\n` : (method === 'POST' ? 'Content-Length: 0\r\n' : '')
-  return `${method} ${path} HTTP/1.1\r\nHost: h.test\r\n${headers}Connection: keep-alive\r\n${length}\r\n${body === null ? '' : body}`
+  return `${method} ${path} HTTP/1.1\r\nHost: h.test\r\nConnection: keep-alive\r\n${headers}${length}\r\n${body === null ? '' : body}`
 }
 
 const text = (buf) => buf.toString('latin1')
@@ -282,7 +282,7 @@ t.test('ids, HTTP/1.1: spliced into bytes encoded once, a fresh id each request,
   t.equal(entry.bytes, null)
   t.equal(typeof entry.withId, 'function', 'made by the encoding\'s withIds')
   const requests = [seq.next(), seq.next(), seq.next()].map(text)
-  const pattern = /^POST \/u\/([0-9a-z-]{27}) HTTP\/1\.1\r\nHost: h\.test\r\nx-run: 1\r\nx-id: ([0-9a-z-]{27})\r\nConnection: keep-alive\r\nContent-Length: 36\r\n\r\n\{"id":"([0-9a-z-]{27})"\}$/
+  const pattern = /^POST \/u\/([A-Za-z0-9_-]{22}-\d{10}) HTTP\/1\.1\r\nHost: h\.test\r\nConnection: keep-alive\r\nx-run: 1\r\nx-id: ([A-Za-z0-9_-]{22}-\d{10})\r\nContent-Length: 42\r\n\r\n\{"id":"([A-Za-z0-9_-]{22}-\d{10})"\}$/
   const ids = requests.map((r) => {
     const m = pattern.exec(r)
     t.ok(m, r)
@@ -300,7 +300,7 @@ t.test('ids, HTTP/1.1: spliced into bytes encoded once, a fresh id each request,
   t.equal(off.next(), off.next())
 
   const hooked = h1Sequence([{ setupRequest: (req) => ({ ...req, path: '/h/[<id>]' }) }], { idReplacement: true })
-  t.match(text(hooked.next()), /^GET \/h\/[0-9a-z-]{27} HTTP\/1\.1\r\n/, 'tags a setupRequest returns are replaced too')
+  t.match(text(hooked.next()), /^GET \/h\/[A-Za-z0-9_-]{22}-\d{10} HTTP\/1\.1\r\n/, 'tags a setupRequest returns are replaced too')
 })
 
 t.test('ids, HTTP/2: no withIds, so each such request is encoded again with its id', async (t) => {
@@ -316,9 +316,9 @@ t.test('ids, HTTP/2: no withIds, so each such request is encoded again with its 
   t.equal(seq.next(), b, 'the static entry: the same frames every time')
   const fa = fieldsOf(a)
   const fc = fieldsOf(c)
-  t.match(fa, { ':method': 'POST', ':scheme': 'https', ':authority': 'h.test', 'x-run': '1', 'content-length': '30' })
-  const ida = /^\/u\/([0-9a-z-]{27})$/.exec(fa[':path'])[1]
-  const idc = /^\/u\/([0-9a-z-]{27})$/.exec(fc[':path'])[1]
+  t.match(fa, { ':method': 'POST', ':scheme': 'https', ':authority': 'h.test', 'x-run': '1', 'content-length': '36' })
+  const ida = /^\/u\/([A-Za-z0-9_-]{22}-\d{10})$/.exec(fa[':path'])[1]
+  const idc = /^\/u\/([A-Za-z0-9_-]{22}-\d{10})$/.exec(fc[':path'])[1]
   t.not(ida, idc)
   t.equal(a.body.toString(), `id=${ida}`, 'the body has the same id as the path')
   t.equal(fieldsOf(b)[':path'], '/static')
@@ -479,5 +479,5 @@ t.test('sequenceFor: the run\'s request at the route\'s target, its encoding, it
   t.equal(seq.order, order)
   t.same(seq.context, { i: 1 })
   t.equal(text(seq.next()),
-    'PUT http://t.test:8080/t HTTP/1.1\r\nHost: t.test:8080\r\ns: 1\r\nc: 3\r\nAuthorization: Basic YTpi\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nx')
+    'PUT http://t.test:8080/t HTTP/1.1\r\nHost: t.test:8080\r\nConnection: keep-alive\r\ns: 1\r\nc: 3\r\nAuthorization: Basic YTpi\r\nContent-Length: 1\r\n\r\nx')
 })

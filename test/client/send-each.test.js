@@ -35,14 +35,17 @@ function fakeClient (entries, { initialContext, backoff = () => 0 } = {}) {
         return backoff(failures)
       }
     },
-    protocol: {
+    framing: {
       accepting: true,
       queue: (encoded, now, planned, entry, k) => calls.push(['queue', encoded.toString('latin1'), now, planned, entry, k]),
-      flush: note('flush'),
-      hold: () => { calls.push(['hold']); return 'held' },
-      release: note('release'),
-      sendHeld: (encoded, entry, planned) => calls.push(['sendHeld', encoded.toString('latin1'), entry, planned])
+      flush: note('flush')
     },
+    // The Client's requests in flight (lib/client/in-flight.js).
+    slots: {
+      hold: () => { calls.push(['hold']); return 'held' },
+      unhold: note('release')
+    },
+    sendHeld: (encoded, entry, planned) => calls.push(['sendHeld', encoded.toString('latin1'), entry, planned]),
     run: {
       giveBack: note('giveBack'),
       onHookError: note('onHookError')
@@ -213,7 +216,7 @@ t.test('a promise resolved with nothing (a reset), or when the socket takes no m
   t.equal(resets, 1)
 
   sendEach(client, 2, 0, null)
-  client.protocol.accepting = false
+  client.framing.accepting = false
   client.calls.length = 0
   settle({ method: 'GET', path: '/x', headers: {} })
   await turn()

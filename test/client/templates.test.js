@@ -66,3 +66,24 @@ t.test('the state: seq is k * stride + offset, lines go round their file, one cu
   const again = createState({ random: Math.random })
   t.same([again.nextSeq(), again.nextSeq()], [0, 1], 'each state counts from its own start')
 })
+
+t.test('a URL\'s path and query keep their templates as written; other double braces are the parser\'s', async (t) => {
+  const { urlPath } = require('../../lib/client/templates')
+  t.equal(urlPath('http://h:1/a/{{int 1 5}}/b c?q={{pick a b|c#d}}&s={{seq}}#f {{seq}}'), '/a/{{int 1 5}}/b%20c?q={{pick a b|c#d}}&s={{seq}}', 'a "#" inside a template ends nothing')
+  t.equal(urlPath('http://h/a/./b/../{{seq}}'), '/a/{{seq}}', 'dot segments outside templates are the parser\'s')
+  t.equal(urlPath('http://h/{{line a/../b.txt}}'), '/{{line a/../b.txt}}', 'inside a template they are the file\'s')
+  t.equal(urlPath('http://h/{{user.name}}?x={{ y }}'), '/%7B%7Buser.name%7D%7D?x={{%20y%20}}', 'not ours: as the parser encodes it')
+  t.equal(urlPath('http://h?q={{int 1 2}}'), '/?q={{int 1 2}}', 'a query straight after the host')
+})
+
+t.test('values in a path and in a query: each percent-encoded by its part\'s set, as a browser does', async (t) => {
+  const marked = markTemplate({ method: 'GET', path: '/{{pick a b|q?r|s#t|"<>`^|50%|it\'s|é}}?x={{pick a b|q?r|s#t|"<>`^|50%|it\'s|é}}&{{pick ?}}', headers: {} })
+  t.same(marked.holes.map((h) => h.options), [
+    ['a%20b', 'q%3Fr', 's%23t', '%22%3C%3E%60%5E', '50%', 'it\'s', '%C3%A9'],
+    ['a%20b', 'q?r', 's%23t', '%22%3C%3E`^', '50%', 'it%27s', '%C3%A9'],
+    ['?']
+  ], 'path: ? # ` ^ encoded too; query: \' encoded; % as it is in both')
+  t.same(marked.holes.map((h) => h.inQuery === true), [false, true, true])
+  const afterHole = markTemplate({ method: 'GET', path: '/{{pick a?b}}/{{pick ?}}', headers: {} })
+  t.same(afterHole.holes.map((h) => h.options), [['a%3Fb'], ['%3F']], 'a "?" inside a template starts no query')
+})

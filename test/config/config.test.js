@@ -24,13 +24,13 @@ const shards = (opts, count) => Array.from({ length: count }, (_, index) => buil
 const refusal = (opts, options) => thrown(() => buildConfig(opts, options))
 
 t.test('each target\'s protocol, decided once in the config (ALPN names)', async (t) => {
-  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'] }).urls.map((u) => u.protocol), ['http/1.1', 'http/1.1'])
-  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'], http2: true }).urls.map((u) => u.protocol), ['h2', 'h2'])
+  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'] }).urls.map((u) => u.protocolName), ['http/1.1', 'http/1.1'])
+  t.same(buildConfig({ url: [url, 'https://127.0.0.1:2'], http2: true }).urls.map((u) => u.protocolName), ['h2', 'h2'])
 })
 
 t.test('each target, field by field', async (t) => {
   const target = (raw, opts) => buildConfig({ url: raw, ...opts }).urls[0]
-  const plain = { secure: false, protocol: 'http/1.1', auth: undefined, socketPath: undefined, proxy: undefined, absoluteForm: undefined }
+  const plain = { secure: false, protocolName: 'http/1.1', alpn: undefined, clearProxy: true, auth: undefined, socketPath: undefined, proxy: undefined, absoluteForm: undefined }
   const secure = { ...plain, secure: true }
   t.strictSame(target('http://example.com'), { ...plain, href: 'http://example.com/', origin: 'http://example.com', hostname: 'example.com', port: 80, path: '/', host: 'example.com' })
   t.strictSame(target('https://example.com/a/b?c=1&d=2#top'), { ...secure, href: 'https://example.com/a/b?c=1&d=2#top', origin: 'https://example.com', hostname: 'example.com', port: 443, path: '/a/b?c=1&d=2', host: 'example.com' },
@@ -337,4 +337,12 @@ t.test('a shard\'s message, word for word', async (t) => {
     message: 'invalid option "shard": "4/4" must be { index, count } (or "I/N") with 0 <= index < count: indexes are 0-based, as a Kubernetes Indexed Job numbers its pods'
   })
   t.ok(Object.isFrozen(buildConfig({ url, shard: '0/2' }).shard))
+})
+
+t.test('config: a search\'s objectives given to a run are refused, never ignored', async (t) => {
+  const url = 'http://127.0.0.1:1'
+  const why = /invalid option "slos": .*"p99<1ms".* is an objective of a capacity search; a run without one is not judged by it .*: give findMaxRate with it/
+  t.match(refusal({ url, slos: ['p99<1ms'] }), { code: 'AC_INVALID_OPTION', option: 'slos', message: why })
+  t.match(refusal({ url, slo: 'p99<1ms' }), { code: 'AC_INVALID_OPTION', option: 'slos', message: why }, 'by the flag\'s name too')
+  t.equal(buildConfig({ url, slos: [] }).url, url, 'an empty list asks for nothing (parseArguments gives one)')
 })

@@ -96,8 +96,11 @@ t.test('a form that cannot be read: autocannon\'s message, ours in the detail', 
     [path.join(dir, 'bad.json'), new RegExp(`^${JSON.stringify(path.join(dir, 'bad.json'))} the file ${path.join(dir, 'bad.json')} is not valid JSON: `)],
     [path.join(dir, 'list.json'), `${JSON.stringify(path.join(dir, 'list.json'))} must describe the fields as an object of field names to { type, value | path }`]
   ]
+  // A file named that cannot be read or parsed: the code for files.
+  const files = new Set([missing, dir, path.join(dir, 'bad.json')])
   for (const [form, detail] of cases) {
-    t.match(thrown(() => buildForm(form)), { name: 'InvalidOptionError', code: 'AC_INVALID_OPTION', option: 'form', message: UNREADABLE, detail }, String(detail))
+    const [name, code] = files.has(form) ? ['UnreadableFileError', 'AC_FILE_UNREADABLE'] : ['InvalidOptionError', 'AC_INVALID_OPTION']
+    t.match(thrown(() => buildForm(form)), { name, code, option: 'form', message: UNREADABLE, detail }, String(detail))
   }
 })
 
@@ -115,7 +118,9 @@ t.test('a field that cannot be used: autocannon\'s message for it', async (t) =>
     [{ up: { type: 'file', path: dir } }, /^EISDIR/, new RegExp(`^${JSON.stringify(dir)} \\(the file of field "up"\\) cannot be read: EISDIR`)]
   ]
   for (const [form, message, detail] of cases) {
-    t.match(thrown(() => buildForm(form)), { code: 'AC_INVALID_OPTION', option: 'form', message, detail }, String(detail))
+    // An upload that cannot be read: the code for files.
+    const code = form.up && form.up.path ? 'AC_FILE_UNREADABLE' : 'AC_INVALID_OPTION'
+    t.match(thrown(() => buildForm(form)), { code, option: 'form', message, detail }, String(detail))
   }
   t.match(thrown(() => buildForm({ ok: { type: 'text', value: 'fine' }, bad: { type: 'text' } })), { message: 'Missing key \'value\' in form object for key \'bad\'' }, 'the field at fault named, after good ones')
 })

@@ -92,7 +92,9 @@ t.test('what cannot be read: autocannon\'s message, ours in the detail', async (
   ]
   for (const [har, message, detail] of cases) {
     const err = thrown(() => requestsOf(har))
-    t.match(err, { name: 'InvalidOptionError', code: 'AC_INVALID_OPTION', option: 'har', message, detail }, detail)
+    // A file that cannot be read or is not JSON: the code for files.
+    const [name, code] = har === broken || har === missing ? ['UnreadableFileError', 'AC_FILE_UNREADABLE'] : ['InvalidOptionError', 'AC_INVALID_OPTION']
+    t.match(err, { name, code, option: 'har', message, detail }, detail)
     t.notMatch(err.message, /\n/, 'one line')
   }
 })

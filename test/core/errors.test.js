@@ -10,6 +10,8 @@ const fs = require('fs')
 const path = require('path')
 const errors = require('../../lib/core/errors')
 const warnings = require('../../lib/core/warnings')
+// Every protocol's codes too, registered from its own folder.
+require('../../lib/protocols/registry').registerAllCodes()
 
 const ROOT = path.join(__dirname, '..', '..')
 const PAGE = fs.readFileSync(path.join(ROOT, 'docs', 'errors.md'), 'utf8')

@@ -9,7 +9,7 @@ const t = require('tap')
 const autocannon = require('../..')
 const { OPTIONS, DEFAULTS, warnUnknown, closest } = require('../../lib/core/options')
 const { buildConfig } = require('../../lib/config/config')
-const { parseArguments, describe } = require('../../lib/cli/args')
+const { parseCli, describe } = require('../../lib/cli/args')
 const { libraryOptions } = require('../../lib/cli/args')
 const { run } = require('../helpers/cli')
 
@@ -40,7 +40,7 @@ t.test('the table is whole: every option has help, and every library option a ch
     t.type(spec.help, 'string', `${name} has help`)
     t.ok(spec.help.length > 10, `${name}'s help says something`)
     if (spec.library !== false) t.type(spec.check, 'string', `${name} is checked by the library`)
-    if (spec.cli !== false) t.ok(['integer', 'number', 'duration', 'boolean', 'string', 'list'].includes(spec.kind), `${name} is read by the CLI as a ${spec.kind}`)
+    if (spec.cli !== false) t.ok(['integer', 'number', 'duration', 'boolean', 'string', 'list', 'port'].includes(spec.kind), `${name} is read by the CLI as a ${spec.kind}`)
     if (spec.min !== undefined) t.equal(spec.check, 'integer', `${name}: min goes with the integer check`)
   }
   t.ok(checked.length >= 14, `${checked.length} options checked by kind`)
@@ -55,18 +55,23 @@ t.test('library: each default, from the table', async (t) => {
       t.not(buildConfig({ url: URL_ })[name], config[name], `${name}: another run, another draw`)
       continue
     }
+    if (spec.protocol) {
+      t.notOk(name in config, `${name} chooses the protocol and is not kept`)
+      continue
+    }
     t.same(config[name], spec.default, `${name} defaults to ${JSON.stringify(spec.default)}`)
   }
+  t.equal(config.protocolName, 'http/1.1', 'the default protocol chosen')
 })
 
 t.test('CLI: each default, from the table', async (t) => {
-  const opts = parseArguments([URL_], {})
+  const opts = parseCli([URL_], {})
   for (const [name, spec] of Object.entries(OPTIONS)) {
-    if (spec.argDefault) t.same(opts[name], spec.default, `parseArguments fills in ${name}, as autocannon's does`)
+    if (spec.argDefault) t.same(opts[name], spec.default, `parseCli fills in ${name}, as autocannon's does`)
   }
   const config = buildConfig(libraryOptions(opts))
   for (const [name] of libraryOptionsList) {
-    if (name === 'url' || OPTIONS[name].random) continue
+    if (name === 'url' || OPTIONS[name].random || OPTIONS[name].protocol) continue
     t.same(config[name], DEFAULTS[name], `a command line without ${describe(name)} runs with ${name} = ${JSON.stringify(DEFAULTS[name])}`)
   }
 })
@@ -107,13 +112,17 @@ t.test('an unknown key is named once, with the closest option, and never thrown'
   warnUnknown({ url: URL_, conections: 3, renderProgressBar: false, zzzUnrelatedKey: 1 }, emit)
   warnUnknown({ conections: 3 }, emit)
   t.same(warnings, [
-    { code: 'AC_UNKNOWN_OPTION', message: 'unknown option "conections" is ignored: did you mean "connections"?' },
-    { code: 'AC_UNKNOWN_OPTION', message: 'unknown option "zzzUnrelatedKey" is ignored' }
-  ], 'once per key; a key far from every option is named without a guess')
+    { code: 'AC_UNKNOWN_OPTION', message: 'unknown option "conections" is ignored: did you mean "connections"?' }
+  ], 'once per key; a key far from every option is ignored without a word, as autocannon ignores it')
+  t.equal(closest('z'), null, 'a one-letter key is no typo of n')
+  t.equal(closest('cc'), null, 'nor a two-letter one of ca')
   t.equal(closest('maxConectionRequests'), 'maxConnectionRequests')
   t.equal(closest('pipeling'), 'pipelining')
   t.equal(closest('Duration'), 'duration', 'case does not hide a typo')
   t.equal(closest('foo'), null, 'no guess for what is not a typo')
+  t.equal(closest('all'), null, 'nor for a script\'s own three-letter word one edit from call')
+  t.equal(closest('cal'), null, 'a three-letter key is too near everything to tell')
+  t.equal(closest('calll'), 'call')
 
   // Through autocannon(): a warning, and the run goes on.
   const seen = []
@@ -134,12 +143,15 @@ t.test('no warning for what parseArguments returns, nor for track()\'s options',
     '-x', '-E', 'ok', '--maxBodySize', '100', '--threshold', 'p99<1s', '--renderStatusCodes', '--debug', '-V',
     '--html', 'r.html', '--hgrm', 'r.hgrm', '--out', 'r.json', '--proxy', 'http://127.0.0.1:3128', '--startAt', String(Date.now() + 60000),
     '--shard', '0/1', URL_]
-  const opts = parseArguments(argv, {})
+  const opts = parseCli(argv, {})
   warnUnknown(opts, emit)
-  const search = parseArguments(['--findMaxRate', '--slo', 'p99<1s', '--precision', '5', '--stepDuration', '2', '-c', '1,2', URL_], {})
+  // And autocannon's shape of them (aliases, `_`, `--`…), as scripts pass it on.
+  warnUnknown(autocannon.parseArguments(argv), emit)
+  const search = parseCli(['--findMaxRate', '--slo', 'p99<1s', '--precision', '5', '--stepDuration', '2', '-c', '1,2', URL_], {})
   warnUnknown(search, emit)
-  const onPort = parseArguments(['--on-port', '/', '--', 'node', 'server.js'], {})
+  const onPort = parseCli(['--on-port', '/', '--', 'node', 'server.js'], {})
   warnUnknown(onPort, emit)
+  warnUnknown(autocannon.parseArguments(['--on-port', '/', '--', 'node', 'server.js']), emit)
   warnUnknown({ url: URL_, outputStream: process.stderr, renderProgressBar: false, renderResultsTable: false, renderLatencyTable: true, progressBarString: ':bar' }, emit)
   t.same(warnings, [])
 })

@@ -9,7 +9,7 @@
 const t = require('tap')
 const fs = require('fs')
 const path = require('path')
-const { UPSTREAM, upstream } = require('../../lib/core/upstream-messages')
+const { UPSTREAM, UPSTREAM_VERSION, upstream } = require('../../lib/core/upstream-messages')
 
 const ROOT = path.join(__dirname, '..', '..')
 
@@ -65,4 +65,10 @@ t.test('upstream() fills the holes', async (t) => {
   t.equal(upstream('hook', { hook: 'verifyBody' }), 'Invalid option verifyBody, please provide a function (or file path when in workers mode)')
   t.equal(upstream('harHeader', { i: 2, j: 1 }), 'invalid name or value in header #1 of entry #2')
   t.throws(() => upstream('nope'), /no upstream message nope/)
+})
+
+t.test('UPSTREAM_VERSION, which --version names, is the autocannon installed to check against', async (t) => {
+  const installed = require('autocannon-upstream/package.json').version
+  t.equal(UPSTREAM_VERSION, installed)
+  t.match(UPSTREAM_VERSION, /^\d+\.\d+\.\d+$/)
 })

@@ -6,7 +6,11 @@
 // header's port only when it is not the scheme's.
 
 const t = require('tap')
-const { withScheme, checkUrl, basicAuth, unbracket, authority, hostHeader } = require('../../lib/core/url')
+const { withScheme, checkUrl: checkUrlOf, basicAuth, unbracket, authority, hostHeader } = require('../../lib/core/url')
+// The schemes the protocols take (lib/protocols/registry.js), as the
+// config and the CLI pass them.
+const { SCHEMES } = require('../../lib/protocols/registry')
+const checkUrl = (raw) => checkUrlOf(raw, SCHEMES)
 
 t.test('hostHeader: the port only when it is not the scheme\'s default', async (t) => {
   const cases = [
@@ -56,6 +60,9 @@ t.test('checkUrl: an http(s) URL with a host, or an error saying why', async (t)
   refused('http:///path', 'no-host', /has no host \(e\.g\. http:\/\/127\.0\.0\.1:3000\/path\)/)
   refused('http://a b/', 'invalid', /is not a valid URL/)
   refused('ws://a.test/', 'protocol', /has an unsupported protocol "ws:" \(use http: or https:\)/)
+  refused('http://127.0.0.1:{{int 3000 3001}}/', 'template', /has a template in its host or port: templates are filled in the path and the query only/)
+  refused('http://{{pick a|b}}.test/', 'template', /has a template in its host or port/)
+  t.equal(checkUrl('http://a.test?q={{pick a/b}}').host, 'a.test', 'a template after the host is no part of it')
 })
 
 t.test('basicAuth, unbracket, authority', async (t) => {

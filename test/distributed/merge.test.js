@@ -159,3 +159,39 @@ t.test('what differs is named by its flag, each value with the results that had 
   t.equal(old.shard.run, undefined)
   t.same(mergeResults([shardOf(0, 2, RUN), old]).merge.differences, [])
 })
+
+t.test('plain results: held to -c, -p, -R and a moment in common; summed results are called results', async (t) => {
+  const { mergeSummary } = require('../../lib/distributed/merge')
+  const plain = (extra = {}, shiftMs = 0) => {
+    const r = shardOf(0, 1, RUN, extra)
+    delete r.shard
+    r.start = new Date(Date.parse(r.start) + shiftMs).toISOString()
+    r.finish = new Date(Date.parse(r.finish) + shiftMs).toISOString()
+    r.series.time = r.series.time.map((x) => x + shiftMs)
+    return r
+  }
+  t.throws(() => mergeResults([plain(), plain({ connections: 3, pipelining: 4 })]), {
+    code: 'AC_DIFFERENT_RUNS',
+    message: 'The results are not of one run: -c 1 (result 1) vs 3 (result 2); -p 1 (result 1) vs 4 (result 2): merge the results of one run (or add --force to merge them anyway)'
+  })
+  t.throws(() => mergeResults([plain(), plain({}, 2000)]), {
+    message: 'The results are not of one run: the time they ran 2030-01-01T00:00:00.000Z to 2030-01-01T00:00:02.000Z (result 1) vs 2030-01-01T00:00:02.000Z to 2030-01-01T00:00:04.000Z (result 2): merge the results of one run (or add --force to merge them anyway)'
+  }, 'one after the other: no moment in common')
+  const overlapping = mergeResults([plain(), plain({}, 1000)])
+  t.same(overlapping.merge.differences, [], 'a second in common: one run, its gaps warned about')
+  t.same(overlapping.merge.warnings.map((w) => w.code), ['AC_SHARD_GAP', 'AC_SHARD_GAP'])
+  t.equal(overlapping.merge.shards, 0, 'no shards')
+  t.equal(mergeSummary(overlapping.merge), 'merged 2 results (no --shard), start skew 1000 ms')
+  t.equal(mergeSummary(mergeResults([plain(), plain()], { expect: 3 }).merge), 'merged 2 results (no --shard), 1 of 3 expected results missing, start skew 0 ms')
+})
+
+t.test('the summary names the missing shards', async (t) => {
+  const { mergeSummary, missingText } = require('../../lib/distributed/merge')
+  const all = mergeResults([shardOf(0, 2, RUN), shardOf(1, 2, RUN)])
+  t.equal(mergeSummary(all.merge), 'merged 2 of 2 shards, start skew 0 ms')
+  t.equal(missingText(all.merge), null)
+  const one = mergeResults([shardOf(1, 2, RUN)])
+  t.equal(mergeSummary(one.merge), 'merged 1 of 2 shards (missing: shard 0), start skew 0 ms')
+  const three = mergeResults([shardOf(1, 5, RUN), shardOf(3, 5, RUN)])
+  t.equal(missingText(three.merge), 'shards 0, 2 and 4')
+})

@@ -15,6 +15,8 @@ const path = require('path')
 const { ROOT, pages, read, codeSpans } = require('../helpers/docs')
 const { OPTIONS } = require('../../lib/core/options')
 const { RAISED, COUNTED } = require('../../lib/core/errors')
+// Every protocol's codes too, registered from its own folder.
+require('../../lib/protocols/registry').registerAllCodes()
 const { WARNINGS } = require('../../lib/core/warnings')
 
 const help = fs.readFileSync(path.join(ROOT, 'help.txt'), 'utf8')

@@ -7,38 +7,13 @@
 
 const t = require('tap')
 const http = require('http')
-const { execFileSync, spawn } = require('child_process')
 const { parseTables, stripAnsi } = require('../helpers/tables')
-const { BIN, env: cliEnv } = require('../helpers/cli')
+const { hasScript, inTerminal: runInTerminal } = require('../helpers/terminal')
 
-function hasScript () {
-  try {
-    execFileSync('script', ['--version'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
-
-const quote = (s) => `'${String(s).replace(/'/g, '\'\\\'\'')}'`
-
-// Runs the CLI inside `script -qec`; resolves to { code, output } (stdout
-// and stderr both, as the terminal showed them).
-function inTerminal (args, extraEnv = {}) {
-  const env = cliEnv(extraEnv)
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ')
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qec', command, '/dev/null'], { env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.on('data', (c) => { output += c })
-    child.stderr.on('data', (c) => { output += c })
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({ code, output: output.replace(/\r/g, '') })
-    })
-  })
+// The terminal's output with its carriage returns taken out.
+async function inTerminal (args, env = {}) {
+  const { code, output } = await runInTerminal(args, { env, ms: 30000 })
+  return { code, output: output.replace(/\r/g, '') }
 }
 
 // The last frame the bar drew for each percentage, in order.
@@ -70,6 +45,8 @@ t.test('in a terminal', { skip: hasScript() ? false : 'util-linux script is not 
     t.ok(percents.some((p) => p > 0 && p < 100), `moves as the seconds pass (${percents.join(', ')})`)
     t.equal(percents[percents.length - 1], 100, 'ends at 100%')
     t.match(output, /100%\u001b\[0K\u001b\[2K\u001b\[1G/, 'and is cleared before the tables') // eslint-disable-line no-control-regex
+    // Each interval's figures after the percentage.
+    t.match(stripAnsi(output), /\] \d+% 1\.0\/2\.0 s {2}[\d,]+ resp\/s {2}p50 [\d.]+ ms {2}p99 [\d.]+ ms {2}[\d,]+ errors {2}[\d,]+ timeouts {2}[\d,]+ late/, 'the bar carries the last interval\'s figures')
     t.match(output, /\u001b\[36mStat\u001b\[39m/, 'tables coloured for a terminal') // eslint-disable-line no-control-regex
     const tables = parseTables(output)
     t.equal(tables.length, 2, 'both tables intact')
@@ -79,7 +56,7 @@ t.test('in a terminal', { skip: hasScript() ? false : 'util-linux script is not 
     t.ok(tables.every((table) => table.every((row) => row.length === 8)), 'every row has its 8 cells')
     // The tables end the output, but for the generator's health line on a
     // machine busy enough to delay it (docs/latency.md: Generator health).
-    t.match(stripAnsi(output), /\n\d+k? requests in [\d.]+s, [\d.]+ [kMG]?B read\n(autocannon: warning: the generator may have distorted the latency: [^\n]+\n)?$/)
+    t.match(stripAnsi(output), /\n\d+k? requests in [\d.]+s, [\d.]+ [kMG]?B read\n(cannonade: warning: the generator may have distorted the latency: [^\n]+\n)?$/)
   })
 
   t.test('an amount run with workers: the bar follows the responses', async (t) => {

@@ -3,8 +3,9 @@
 // The examples run as written: every fenced block marked runnable
 // (```sh runnable, ```js runnable) in README.md and docs/ is run, each in
 // an empty folder of its own, against servers this test starts on
-// 127.0.0.1 (HTTP/1.1, and HTTP/2 in clear text for the blocks that ask
-// for it). `127.0.0.1:3000` and `localhost:3000` in a block become the
+// 127.0.0.1 (HTTP/1.1, HTTP/2 in clear text for the blocks that ask for
+// it, and a gRPC server with reflection, test/helpers/grpc-server.js, for
+// the blocks that make a call). `127.0.0.1:3000` and `localhost:3000` in a block become the
 // server's address; `autocannon`, `cannonade` and `npx cannonade` are this
 // checkout's CLI, and require('cannonade') or require('autocannon') (and
 // import) load this checkout. A block fails on a non-zero exit, on a stack
@@ -19,6 +20,7 @@ const http2 = require('http2')
 const { spawn } = require('child_process')
 const { ROOT, pages, read, fencedBlocks } = require('../helpers/docs')
 const { BIN, env } = require('../helpers/cli')
+const { startGrpcServer } = require('../helpers/grpc-server')
 
 const BLOCK_TIMEOUT = 30000
 const TOTAL = 150000
@@ -77,8 +79,8 @@ function sandbox (base) {
 }
 
 // The block as it runs here: the address of the server it needs.
-function rewrite (code, { h1, h2 }) {
-  const port = /--http2\b|http2: true/.test(code) ? h2 : h1
+function rewrite (code, { h1, h2, grpc }) {
+  const port = /--call\b|\bcall: /.test(code) ? grpc : /--http2\b|http2: true/.test(code) ? h2 : h1
   return code.replace(/\b(?:127\.0\.0\.1|localhost):3000\b/g, `127.0.0.1:${port}`)
 }
 
@@ -135,6 +137,9 @@ t.test('every runnable block runs', async (t) => {
   const servers = [h1Server(), h2Server()]
   const [h1, h2] = await Promise.all(servers.map(listen))
   t.teardown(() => servers.forEach((s) => s.close()))
+  const grpcServer = await startGrpcServer({ reflection: true })
+  t.teardown(grpcServer.close)
+  const grpc = grpcServer.port
   const { bin } = sandbox(base)
 
   // Two blocks at a time: most of a block's time is its runs' duration.
@@ -145,7 +150,7 @@ t.test('every runnable block runs', async (t) => {
       const i = next++
       const block = found[i]
       const dir = fs.mkdtempSync(path.join(base, 'block-'))
-      results[i] = runBlock({ ...block, code: rewrite(block.code, { h1, h2 }) }, dir, bin)
+      results[i] = runBlock({ ...block, code: rewrite(block.code, { h1, h2, grpc }) }, dir, bin)
       await results[i]
     }
   }

@@ -62,6 +62,10 @@ for (const workers of [undefined, 2]) {
     t.ok(result.duration <= 1, `the window measured ${result.duration} s, not 10`)
     // The warm-up (0.2 s), the window, and the drain of the 60 ms answers.
     t.ok(took < 1.5, `the step took ${took} s`)
+    // A machine that held the generator off the CPU makes the step
+    // generator-bound, rightly: said, not judged.
+    const starved = judged.verdict === 'generator-bound' && starvedReason(result, 1)
+    if (starved) return t.skip(`the step was generator-bound: ${starved}`)
     t.equal(judged.verdict, 'fail', judged.reasons.join('; '))
     t.ok(judged.checks.some((c) => c.name === 'p99 < 50ms' && c.ok === false), 'on its p99')
   })

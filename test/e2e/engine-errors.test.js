@@ -205,6 +205,48 @@ t.test('a response to no request is reported, and the requests in flight are los
   t.equal(r.requests.sent, stats.requests, 'nothing written to the connection it broke')
 })
 
+t.test('a server that answers every request twice: each extra response counted in unexpectedResponses, and warned about once after the run (this thread, workers, the CLI)', async (t) => {
+  const { warningLine } = require('../../lib/core/warnings')
+  const { run } = require('../helpers/cli')
+  // Both answers in one write: the second comes when nothing is in flight.
+  const { url, stats } = await rawServer(t, () => OK + OK)
+  const warnings = []
+  const listener = (w) => { if (w.code === 'AC_RESPONSES_TO_NO_REQUEST') warnings.push(w) }
+  process.on('warning', listener)
+  t.teardown(() => process.removeListener('warning', listener))
+  for (const workers of [undefined, 2]) {
+    warnings.length = 0
+    const before = stats.connections
+    const r = await autocannon({ url, connections: 2, amount: 40, workers })
+    await new Promise((resolve) => setImmediate(resolve))
+    const label = workers ? '2 workers' : 'this thread'
+    t.equal(r['2xx'], 40, `${label}: every request answered`)
+    // Each extra response closed its connection: one per connection
+    // opened, but for those still open when the run ended (at most the two
+    // connections), whose last extra response may come after the end.
+    const opened = stats.connections - before
+    t.ok(r.unexpectedResponses <= opened && r.unexpectedResponses >= opened - 2, `${label}: counted, one per connection it closed (${r.unexpectedResponses} of ${opened} connections)`)
+    t.ok(r.unexpectedResponses >= 38, `${label}: one per request, but the last two at most (${r.unexpectedResponses})`)
+    t.equal(r.errors, 0, `${label}: no request lost`)
+    t.equal(warnings.length, 1, `${label}: warned once`)
+    t.match(warnings[0].message, new RegExp(`^the server sent ${r.unexpectedResponses} responses to no request \\(does it answer some requests twice\\?\\)`), label)
+  }
+
+  const fine = await rawServer(t, () => OK)
+  warnings.length = 0
+  const clean = await autocannon({ url: fine.url, connections: 2, amount: 40 })
+  await new Promise((resolve) => setImmediate(resolve))
+  t.equal(clean.unexpectedResponses, 0, 'a server that answers once: none')
+  t.equal(warnings.length, 0, 'and no warning')
+
+  const cli = await run(['-c', '1', '-a', '20', url])
+  t.equal(cli.code, 0, cli.stderr)
+  const lines = cli.stderr.trim().split('\n')
+  t.match(lines[lines.length - 1], /^.*warning: the server sent \d+ responses? to no request/, 'the last line, after the tables')
+  t.equal(lines.filter((l) => /responses? to no request/.test(l)).length, 1, 'once')
+  t.equal(lines[lines.length - 1], warningLine({ code: 'AC_RESPONSES_TO_NO_REQUEST', message: lines[lines.length - 1].replace(/^.*?warning: /, '') }))
+})
+
 t.test('bailout stops the run after that many errors, or mismatches', async (t) => {
   const garbage = await rawServer(t, () => 'GARBAGE\r\n\r\n')
   const r = await bench(t, { url: garbage.url, connections: 1, bailout: 5, duration: 2 })

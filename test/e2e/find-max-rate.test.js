@@ -167,6 +167,15 @@ t.test('a p99 on a step of the latency distribution: the same answer five times,
     }
     t.ok(s.steps.length === 2 && s.steps[1].kind === 'low' && s.steps[1].result.duration > s.steps[0].result.duration,
       `the low step was run again, longer (${s.steps.map((x) => x.result.duration).join(', ')} s)`)
+    // The step is named when p99's interval spans it (from the fast
+    // answers' ~2–16 ms to the slow ones' 80). Fast answers the machine
+    // held past 20 ms (2 ms from the server) raise its low end and blur
+    // the step: the sentence then says only that p99 is within chance.
+    if (!s.uncertain.step && check.interval.low >= 20) {
+      t.match(s.sentence, /\. Uncertain: p99 is within chance of 50 ms \(p99 [\d.]+–8\d ms at 99\.9% confidence over [\d,]+ requests\)\.$/)
+      t.comment(`the step not named: the machine held fast answers past 20 ms (p99 ${check.interval.low}–${check.interval.high} ms)`)
+      continue
+    }
     t.match(s.sentence, /^Misses its SLOs even at the low rate, [\d,]+ req\/s at 20 connections \(p99 [\d.]+ ms, within chance of its bound\): no sustainable rate at this connection count\. Uncertain: p99 sits on a step of the latency distribution: [\d.]+% of responses take ~8\d ms, the rest [\d.]+ ms or less, so whether p99 < 50 ms holds is chance \(p99 [\d.]+–8\d ms at 99\.9% confidence over [\d,]+ requests\)\.$/)
     t.ok(s.uncertain.aboveShare > 0.005 && s.uncertain.aboveShare < 0.015, `${(s.uncertain.aboveShare * 100).toFixed(2)}% of responses above 50 ms`)
     const html = renderHtml([JSON.parse(JSON.stringify(out))])

@@ -35,8 +35,9 @@ async function firstUsesDuring (t, args, { endSlackMs = 0, path: urlPath = '', e
   const server = await childServer(t, 'stall-server.js')
   const outputs = ['-j', '--out', path.join(dir, 'r.json'), '--html', path.join(dir, 'r.html'), '--hgrm', path.join(dir, 'r.hgrm')]
   const res = await run([...args, ...outputs, server.url + urlPath], {
-    // Appended: tap's own NODE_OPTIONS collect coverage.
-    extraEnv: { ...extraEnv, FIRST_USE_LOG: log, NODE_OPTIONS: `${extraEnv.NODE_OPTIONS || process.env.NODE_OPTIONS || ''} --require ${SPY}` }
+    // As users run it: the runner's coverage would be the run's pauses.
+    bare: true,
+    extraEnv: { ...extraEnv, FIRST_USE_LOG: log, NODE_OPTIONS: `${extraEnv.NODE_OPTIONS || ''} --require ${SPY}` }
   })
   t.equal(res.code, 0, res.stderr)
   const { arrivals } = await server.ask({ report: true })

@@ -77,7 +77,8 @@ t.test('bad forms: clear errors naming the field or the file', async (t) => {
   // autocannon's message (the next test), ours in err.detail.
   const detail = async (form) => (await autocannon({ url, form }).catch((e) => e)).detail
   const upload = await autocannon({ url, form: { f: { type: 'file', path: '/no/such/upload.bin' } } }).catch((e) => e)
-  t.equal(upload.code, 'AC_INVALID_OPTION')
+  t.equal(upload.code, 'AC_FILE_UNREADABLE', 'the code for a file an option names that cannot be read')
+  t.equal(upload.option, 'form', 'naming its option')
   t.equal(upload.message, "ENOENT: no such file or directory, open '/no/such/upload.bin'", 'autocannon lets the file system\'s message through')
   t.match(upload.detail, /\/no\/such\/upload\.bin.*field "f".*it does not exist/)
   t.match(await detail('/no/such/form.json'), /\/no\/such\/form\.json.*does not exist/)
@@ -102,7 +103,8 @@ t.test('bad forms: autocannon\'s messages', async (t) => {
   ]
   for (const [form, wording] of cases) {
     const err = await autocannon({ url, form }).catch((e) => e)
-    t.equal(err.code, 'AC_INVALID_OPTION')
+    t.equal(err.code, form === '/no/such/form.json' ? 'AC_FILE_UNREADABLE' : 'AC_INVALID_OPTION')
+    t.equal(err.option, 'form')
     t.equal(err.message, wording)
     t.type(err.detail, 'string', err.detail)
     // autocannon 9 says the same for the same form.

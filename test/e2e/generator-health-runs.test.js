@@ -7,6 +7,7 @@
 // and the merge on their own: test/results/generator-health.test.js.
 
 const t = require('tap')
+const { WARNING_PREFIX } = require('../../lib/core/warnings')
 const fs = require('fs')
 const os = require('os')
 const path = require('path')
@@ -29,7 +30,7 @@ t.test('the CLI prints the line after the tables, and the threshold holds it', a
   const res = await run(['-c', '1', '-R', '20000', '-d', '1', '--threshold', 'generator.late<0.1%', '--html', page, url])
   t.equal(res.code, 99, 'the failed threshold sets the exit code')
   const lines = res.stderr.trim().split('\n')
-  const at = lines.findIndex((l) => l.startsWith('autocannon: warning: the generator may have distorted the latency: '))
+  const at = lines.findIndex((l) => l.startsWith(`${WARNING_PREFIX}the generator may have distorted the latency: `))
   t.ok(at > 0, 'one line says so')
   t.match(lines[at], /requests \([\d.]+%\) left over 5 ms after their planned time/)
   t.ok(lines.slice(0, at).some((l) => l.includes('thresholds failed')), 'after the tables')
@@ -52,7 +53,7 @@ t.test('the CLI prints the line after the tables, and the threshold holds it', a
 // ours, and is skipped with those figures. Our own pauses are held small
 // in any case.
 async function calmRun (t, url, extraEnv) {
-  const res = await run(['-c', '2', '-R', '50', '-d', '2', '-j', url], { extraEnv })
+  const res = await run(['-c', '2', '-R', '50', '-d', '2', '-j', url], { extraEnv, bare: true })
   t.equal(res.code, 0)
   return { result: JSON.parse(res.stdout), stderr: res.stderr }
 }

@@ -6,7 +6,8 @@
 // (REFUSED_STREAM, RFC 9113 §8.7) gets them again, counted in `resent`,
 // not as errors (and one that refuses all cannot loop the run); ALPN asked on every connection, so a server
 // that stops offering h2 mid-run is counted (AC_H2_NOT_OFFERED), not
-// waited on; throughput counted in bytes on the wire, as over HTTP/1.1.
+// waited on; an HTTP/1.1-only server given --http2 in clear text refused
+// before the run, and counted by its own code mid-run; throughput counted in bytes on the wire, as over HTTP/1.1.
 // (nghttpd's side of templates: h2-nghttpd.test.js.)
 
 const t = require('tap')
@@ -156,6 +157,47 @@ t.test('a TLS server that stops offering h2 mid-run: AC_H2_NOT_OFFERED counted b
   t.ok(alert.errorCodes.AC_H2_NOT_OFFERED >= 2, JSON.stringify(alert.errorCodes))
   t.equal(alert.errors, alert.errorCodes.AC_H2_NOT_OFFERED, 'nothing else')
   t.equal(alert.errorsByCause.connect, alert.errors)
+})
+
+// A server that speaks only HTTP/1.1 answers the h2c preface with a 400.
+t.test('--http2 in clear text against an HTTP/1.1-only server: refused before the run in one line; mid-run, counted as AC_H2C_NOT_SPOKEN, not frame-size errors', async (t) => {
+  const { run: runCli } = require('../helpers/cli')
+  let hits = 0
+  const h1 = http.createServer((req, res) => {
+    hits++
+    res.end('h1')
+  })
+  await new Promise((resolve) => h1.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => { h1.closeAllConnections(); h1.close() })
+  const origin = `http://127.0.0.1:${h1.address().port}`
+  const line = `the server at ${origin} answered in HTTP/1.1: it does not speak HTTP/2 in clear text (h2c); drop --http2, or use https:// for ALPN`
+  await t.rejects(autocannon({ url: origin + '/', http2: true, connections: 1, duration: 1 }), { code: 'AC_H2C_NOT_SPOKEN', message: line })
+  const cli = await runCli([origin + '/', '--http2', '-d', '1', '-c', '2'])
+  t.equal(cli.code, 1, 'the CLI exits 1')
+  t.equal(cli.stderr, `Error: ${line}\n`, 'one line')
+  t.equal(cli.stdout, '')
+  t.equal(hits, 0, 'no request reached it')
+
+  // One port for both: the check's connection goes to an h2c server, the
+  // run's to the HTTP/1.1 one, as a deploy behind it would switch.
+  const h2 = await nodeH2Server(t, (stream) => {
+    stream.respond({ ':status': 200 })
+    stream.end('ok')
+  })
+  let accepted = 0
+  const front = net.createServer((socket) => {
+    const to = net.connect(++accepted <= 1 ? h2.port : h1.address().port, '127.0.0.1')
+    socket.pipe(to).pipe(socket)
+    socket.on('error', () => to.destroy())
+    to.on('error', () => socket.destroy())
+  })
+  await new Promise((resolve) => front.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => front.close())
+  const r = await autocannon({ url: `http://127.0.0.1:${front.address().port}/`, http2: true, connections: 2, duration: 1 })
+  t.ok(r.errorCodes.AC_H2C_NOT_SPOKEN >= 2, JSON.stringify(r.errorCodes))
+  t.same(Object.keys(r.errorCodes), ['AC_H2C_NOT_SPOKEN'], 'no AC_H2_FRAME_SIZE_ERROR')
+  t.equal(r.errorsByCause.connect, r.errors, 'counted as connections that could not be set up')
+  t.equal(r.requests.total, 0)
 })
 
 t.test('throughput: bytes on the wire, frame headers and all, comparable with HTTP/1.1', async (t) => {

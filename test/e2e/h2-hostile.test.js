@@ -169,7 +169,7 @@ t.test('stream ids run out: a new connection takes over, nothing is lost', async
     pipelining: 4,
     amount: 100,
     // Ids up to 21: eleven streams a connection.
-    setupClient: (client) => { client.protocol.maxStreamId = 21 }
+    setupClient: (client) => { client.framing.maxStreamId = 21 }
   })
   t.equal(r.errors, 0)
   t.equal(r.requests.total, 100)

@@ -6,7 +6,7 @@ const t = require('tap')
 const fs = require('fs')
 const path = require('path')
 const autocannon = require('../..')
-const { warningLine } = require('../../lib/core/warnings')
+const { warningLine, WARNING_PREFIX } = require('../../lib/core/warnings')
 const { recordingServer, tempDir, jsonResult } = require('../helpers/recording')
 const { makeHar } = require('../helpers/har')
 const { run: runCli } = require('../helpers/cli')
@@ -79,7 +79,7 @@ t.test('a HAR with nothing for the target says so and requests the URL itself', 
   t.same(stderr.trim().split('\n'), [
     `Warning: skipping requests to 'https://a.example.org' as the target is ${url} (3 HAR entries)`,
     `Warning: skipping requests to 'https://cdn.example.net' as the target is ${url} (2 HAR entries)`,
-    `autocannon: warning: no HAR entry for ${url}: requesting the URL itself`
+    `${WARNING_PREFIX}no HAR entry for ${url}: requesting the URL itself`
   ])
 })
 
@@ -94,9 +94,9 @@ t.test('a HAR file path works too; bad HARs give clear errors', async (t) => {
   const notJson = path.join(dir, 'broken.har')
   fs.writeFileSync(notJson, '<html>not a har</html>')
   // autocannon's messages; ours in err.detail.
-  await t.rejects(autocannon({ url, har: notJson }), { message: /^Failed to load HAR file content: Unexpected token/, detail: /broken\.har.*is not valid JSON/, code: 'AC_INVALID_OPTION' })
-  await t.rejects(autocannon({ url, har: path.join(dir, 'missing.har') }), { message: /^Failed to load HAR file content: ENOENT/, detail: /missing\.har.*does not exist/ })
-  await t.rejects(autocannon({ url, har: { log: {} } }), { message: 'Could not parse HAR content: no entries found', detail: /is not a HAR: no entries found/ })
+  await t.rejects(autocannon({ url, har: notJson }), { message: /^Failed to load HAR file content: Unexpected token/, detail: /broken\.har.*is not valid JSON/, code: 'AC_FILE_UNREADABLE', option: 'har' })
+  await t.rejects(autocannon({ url, har: path.join(dir, 'missing.har') }), { message: /^Failed to load HAR file content: ENOENT/, detail: /missing\.har.*does not exist/, code: 'AC_FILE_UNREADABLE', option: 'har' })
+  await t.rejects(autocannon({ url, har: { log: {} } }), { message: 'Could not parse HAR content: no entries found', detail: /is not a HAR: no entries found/, code: 'AC_INVALID_OPTION', option: 'har' })
   const bad = makeHar(url)
   bad.log.entries[2].request.headers = 'nope'
   await t.rejects(autocannon({ url, har: bad }), { message: 'Could not parse HAR content: invalid headers array in entry #3' })

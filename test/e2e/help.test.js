@@ -7,7 +7,7 @@
 const t = require('tap')
 const fs = require('fs')
 const path = require('path')
-const { OPTIONS, parseArguments } = require('../../lib/cli/args')
+const { OPTIONS, parseCli } = require('../../lib/cli/args')
 
 const help = fs.readFileSync(path.join(__dirname, '..', '..', 'help.txt'), 'utf8')
 
@@ -81,7 +81,7 @@ t.test('each documented flag parses without "Unknown option"', async (t) => {
       if (kind === 'integer' || kind === 'number' || kind === 'duration') args = [flag, '1']
       else if (kind === 'string' || kind === 'list') args = [flag, 'x']
       try {
-        parseArguments([...args, 'http://127.0.0.1:1'], {})
+        parseCli([...args, 'http://127.0.0.1:1'], {})
         t.pass(flag)
       } catch (err) {
         // Flags whose value is a file fail to read 'x': but never as unknown.

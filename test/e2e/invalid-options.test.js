@@ -1,9 +1,9 @@
 'use strict'
 
 // Option validation through the library: a bad option never starts a run;
-// the promise rejects (the callback and 'error' get the same Error) with
-// code AC_INVALID_OPTION, err.option, and a message that names the option
-// and the value as given.
+// the promise rejects (the callback gets the same Error; a forever run,
+// which has no promise, emits it as 'error') with code AC_INVALID_OPTION,
+// err.option, and a message that names the option and the value as given.
 
 const t = require('tap')
 const autocannon = require('../..')
@@ -78,7 +78,9 @@ t.test('invalid options reject with the option and the value named', async (t) =
     const label = `${option}: ${shown}`
     let instance
     t.doesNotThrow(() => { instance = autocannon(opts) }, `${label}: not thrown at the call`)
-    const err = await instance.then(() => null, (e) => e)
+    const err = typeof instance.then === 'function'
+      ? await instance.then(() => null, (e) => e)
+      : await new Promise((resolve) => instance.once('error', resolve))
     if (!t.ok(err instanceof Error, `${label}: rejects with an Error`)) continue
     t.equal(err.code, 'AC_INVALID_OPTION', `${label}: code`)
     t.equal(err.option, option, `${label}: err.option`)
@@ -90,23 +92,41 @@ t.test('invalid options reject with the option and the value named', async (t) =
   }
 })
 
-t.test('the callback and the error event get the same error; no run starts', async (t) => {
+t.test('the callback gets the error before autocannon() returns, as autocannon\'s; no error event, no run', async (t) => {
+  let viaCallback = null
+  let returned = false
   const instance = autocannon({ url, connections: -1 }, (err, result) => {
     t.ok(err instanceof Error, 'callback(err)')
     t.equal(result, undefined, 'no result')
     t.equal(err.code, 'AC_INVALID_OPTION')
+    t.equal(returned, false, 'called before autocannon() returned')
     viaCallback = err
   })
-  let viaCallback = null
+  returned = true
+  t.ok(viaCallback, 'the callback had it')
   let viaEvent = null
   let started = false
   instance.on('error', (err) => { viaEvent = err })
   instance.on('start', () => { started = true })
-  const viaPromise = await instance.catch((e) => e)
-  t.equal(viaEvent, viaPromise, 'error event')
-  t.equal(viaCallback, viaPromise, 'callback')
+  t.equal(typeof instance.then, 'undefined', 'with a callback, not awaitable')
   await new Promise((resolve) => setTimeout(resolve, 20))
+  t.equal(viaEvent, null, 'no error event')
   t.equal(started, false, 'no start event')
+
+  // Without a callback: the promise rejects, and no error event either.
+  const awaited = autocannon({ url, connections: -1 })
+  let heard = null
+  awaited.on('error', (err) => { heard = err })
+  const rejected = await awaited.catch((e) => e)
+  t.equal(rejected.code, 'AC_INVALID_OPTION', 'the promise rejects')
+  await new Promise((resolve) => setTimeout(resolve, 20))
+  t.equal(heard, null, 'no error event')
+
+  // forever without a callback has neither: the error event, a turn later.
+  const forever = autocannon({ url, connections: -1, forever: true })
+  t.equal(typeof forever.then, 'undefined', 'forever: not awaitable')
+  const emitted = await new Promise((resolve) => forever.on('error', resolve))
+  t.equal(emitted.code, 'AC_INVALID_OPTION', 'forever: the error event')
 })
 
 t.test('numbers as strings, timestrings and a URL without a scheme are accepted', async (t) => {

@@ -110,7 +110,7 @@ t.test('deploy/kubernetes/job.yaml is what the generator prints, and a template'
   const filled = out.stdout.replaceAll('${START}', '2030-01-01T00:00:00Z') // eslint-disable-line no-template-curly-in-string
   t.equal(parse(filled).spec.template.spec.containers[0].args[3], '2030-01-01T00:00:00Z', 'filled in, still a string')
   const script = await run(['--help'])
-  t.match(script.stdout, /autocannon kube --shards N/)
+  t.match(script.stderr, /autocannon kube --shards N/, 'the help (on stderr, as autocannon prints it) names kube')
 })
 
 t.test('kubectl accepts it, where a cluster answers', async (t) => {
@@ -156,7 +156,7 @@ t.test('the pods\' command, as four processes against one server, merges into wh
   t.equal(merge.code, 0, merge.stderr)
   // (and a shard that got going a second late on a busy machine, and the
   // merged run's generator health, if its shards were delayed)
-  t.match(merge.stderr, /^merged 4 of 4 shards, start skew \d+ ms\n(autocannon: warning: shard \d began \d+ s after the first: [^\n]+\n)*(autocannon: warning: the generator may have distorted the latency: [^\n]+\n)?$/, 'the count and the start skew')
+  t.match(merge.stderr, /^merged 4 of 4 shards, start skew \d+ ms\n(cannonade: warning: shard \d began \d+ s after the first: [^\n]+\n)*(cannonade: warning: the generator may have distorted the latency: [^\n]+\n)?$/, 'the count and the start skew')
   const merged = JSON.parse(merge.stdout)
   t.equal(merged.merge.shards, 4)
   t.ok(merged.merge.startSkewMs < 1000, `start skew ${merged.merge.startSkewMs} ms`)

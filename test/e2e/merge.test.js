@@ -6,6 +6,7 @@
 // command's lines, files and failures.
 
 const t = require('tap')
+const { WARNING_PREFIX } = require('../../lib/core/warnings')
 const fs = require('fs')
 const path = require('path')
 const autocannon = require('../..')
@@ -188,7 +189,7 @@ t.test('the command: NDJSON with log lines, outputs, warnings, one-line failures
   fs.writeFileSync(path.join(dir, 'results.ndjson'), [
     'shard 0 of 3 (0-based), starting at 2030-01-01T00:00:00.000Z (in 59.8 s)',
     JSON.stringify(a),
-    'autocannon: warning: something',
+    `${WARNING_PREFIX}something`,
     '{ not json',
     JSON.stringify(b),
     ''
@@ -196,10 +197,10 @@ t.test('the command: NDJSON with log lines, outputs, warnings, one-line failures
   const file = path.join(dir, 'results.ndjson')
   const out = path.join(dir, 'merged.json')
 
-  const merged = await run(['merge', file, '-o', out])
+  const merged = await run(['merge', file, '-o', out, '--allowMissing'])
   t.equal(merged.code, 0, merged.stderr)
   t.equal(merged.stdout, '', 'nothing on stdout without -j')
-  t.match(merged.stderr, /^merged 2 of 3 shards, start skew 0 ms\nautocannon: warning: shard 2 of 3 is missing/)
+  t.match(merged.stderr, /^merged 2 of 3 shards \(missing: shard 2\), start skew 0 ms\ncannonade: warning: shard 2 of 3 is missing/)
   t.match(merged.stderr, /Req\/Sec/, 'the tables')
   const written = JSON.parse(fs.readFileSync(out, 'utf8'))
   t.same(written.series.requests, [400, 400])
@@ -210,7 +211,7 @@ t.test('the command: NDJSON with log lines, outputs, warnings, one-line failures
   t.equal(JSON.parse(json.stdout).requests.total, 800)
   t.equal(json.stderr, 'merged 2 of 2 shards, start skew 0 ms\n', 'only the summary on stderr with -j')
 
-  const failing = await run(['merge', file, '-j', '--threshold', 'rps>1000'])
+  const failing = await run(['merge', file, '-j', '--threshold', 'rps>1000', '--allowMissing'])
   t.equal(failing.code, 99, 'a threshold held to the merged result')
   t.match(failing.stderr, /1 of 1 thresholds failed: rps>1000/)
 
@@ -228,6 +229,77 @@ t.test('the command: NDJSON with log lines, outputs, warnings, one-line failures
     t.equal(res.stderr.trim().split('\n').length, 1, 'one line')
     t.match(res.stderr, message)
   }
+})
+
+t.test('a merge with a shard missing: named in the summary, the tables, -j and the HTML report; exit 3 unless --allowMissing', async (t) => {
+  // merge shard-0.json of a --shard 0/2 run.
+  const dir = t.testdir({ 'shard-0.json': JSON.stringify(shard(0, 2, 0, [5, 7])) })
+  const file = path.join(dir, 'shard-0.json')
+  const html = path.join(dir, 'report.html')
+  const tables = await run(['merge', file, '--html', html])
+  t.equal(tables.code, 3, 'exit 3: part of a run')
+  const lines = tables.stderr.trim().split('\n')
+  t.equal(lines[0], 'merged 1 of 2 shards (missing: shard 1), start skew 0 ms')
+  t.match(lines[1], /warning: shard 1 of 2 is missing/)
+  t.ok(lines.includes('a merge of part of the run: shard 1 missing, whose load these numbers lack'), 'said after the tables')
+  t.equal(lines[lines.length - 1], 'merge incomplete: shard 1 missing, so the merged result is of part of the run (exit 3; --allowMissing accepts it)')
+  const page = fs.readFileSync(html, 'utf8')
+  t.match(page, /<tr data-key="merge"><th scope="row">Merged from<\/th><td>1 of 2 shards \(missing: shard 1\), start skew 0 ms<\/td><\/tr>/, 'the report\'s run table')
+  t.match(page, /<p class="sentence verdict" id="merge-missing-0">a merge of part of the run: shard 1 missing, whose load these numbers lack<\/p>/, 'and its verdict')
+
+  const json = await run(['merge', file, '-j'])
+  t.equal(json.code, 3)
+  const merged = JSON.parse(json.stdout)
+  t.same([merged.merge.shards, merged.merge.expected, merged.merge.missing], [1, 2, [1]], '-j: merge.missing')
+  t.match(json.stderr, /^merged 1 of 2 shards \(missing: shard 1\)/)
+
+  const allowed = await run(['merge', file, '-j', '--allowMissing'])
+  t.equal(allowed.code, 0, '--allowMissing: exit 0')
+  t.match(allowed.stderr, /^merged 1 of 2 shards \(missing: shard 1\)/, 'still named')
+  t.notMatch(allowed.stderr, /merge incomplete/)
+
+  // Shards 1 and 3 of 4: both named.
+  const four = t.testdir({ 'a.json': JSON.stringify(shard(0, 4, 0, [5])), 'b.json': JSON.stringify(shard(2, 4, 0, [5])) })
+  const two = await run(['merge', path.join(four, 'a.json'), path.join(four, 'b.json'), '-j'])
+  t.equal(two.code, 3)
+  t.match(two.stderr, /^merged 2 of 4 shards \(missing: shards 1 and 3\)/)
+})
+
+t.test('plain results (no --shard) of different runs: refused as shards of different runs are, unless --force; those of one run are merged, and not called shards', async (t) => {
+  const url = await httpServer(t)
+  const dir = t.testdir({})
+  const a = path.join(dir, 'a.json')
+  const b = path.join(dir, 'b.json')
+  // -c 4 then, once it ended, -c 6: two runs.
+  t.equal((await run(['-c', '4', '-a', '200', '--out', a, '-j', url])).code, 0)
+  t.equal((await run(['-c', '6', '-a', '300', '--out', b, '-j', url])).code, 0)
+  const refused = await run(['merge', a, b, '-j'])
+  t.equal(refused.code, 1, 'refused: exit 1')
+  t.equal(refused.stdout, '')
+  t.equal(refused.stderr.trim().split('\n').length, 1, 'one line')
+  t.match(refused.stderr, /^Error: The results are not of one run: -c 4 \(result 1\) vs 6 \(result 2\); the time they ran \S+ to \S+ \(result 1\) vs \S+ to \S+ \(result 2\): merge the results of one run \(or add --force to merge them anyway\)\n$/)
+  const forced = await run(['merge', a, b, '-j', '--force'])
+  t.equal(forced.code, 0, forced.stderr)
+  t.match(forced.stderr, /^merged 2 results \(no --shard\), start skew \d+ ms\n.*warning: merged with --force, though the results differ in -c 4 \(result 1\) vs 6 \(result 2\)/)
+  t.equal(JSON.parse(forced.stdout).requests.total, 500)
+
+  // The same run twice, one after the other: still two runs.
+  const c = path.join(dir, 'c.json')
+  t.equal((await run(['-c', '4', '-a', '200', '--out', c, '-j', url])).code, 0)
+  const again = await run(['merge', a, c, '-j'])
+  t.equal(again.code, 1)
+  t.match(again.stderr, /^Error: The results are not of one run: the time they ran /)
+
+  // One command on two "machines" at once: one run.
+  const runs = await Promise.all([0, 1].map(() => autocannon({ url, connections: 2, duration: 1 })))
+  const together = await run(['merge', ...runs.map((r, i) => {
+    const file = path.join(dir, `m${i}.json`)
+    fs.writeFileSync(file, JSON.stringify(r))
+    return file
+  }), '-j'])
+  t.equal(together.code, 0, together.stderr)
+  t.match(together.stderr, /^merged 2 results \(no --shard\), start skew \d+ ms\n$/)
+  t.equal(JSON.parse(together.stdout).requests.total, runs[0].requests.total + runs[1].requests.total)
 })
 
 t.test('--html draws the merged result (lib/output/outputs.js\'s html output)', async (t) => {
@@ -275,9 +347,9 @@ t.test('shards of different runs: refused in one line naming each difference, or
   const lines = forced.stderr.trim().split('\n')
   t.match(lines[0], /^merged 2 of 2 shards, start skew \d+ ms$/)
   t.same(lines.slice(1, 4), [
-    'autocannon: warning: merged with --force, though the results differ in -c 4 (shard 0) vs 6 (shard 1): the sums mix different runs',
-    'autocannon: warning: merged with --force, though the results differ in -R 200 (shard 0) vs 100 (shard 1): the sums mix different runs',
-    'autocannon: warning: merged with --force, though the results differ in -d 1 (shard 0) vs 2 (shard 1): the sums mix different runs'
+    `${WARNING_PREFIX}merged with --force, though the results differ in -c 4 (shard 0) vs 6 (shard 1): the sums mix different runs`,
+    `${WARNING_PREFIX}merged with --force, though the results differ in -R 200 (shard 0) vs 100 (shard 1): the sums mix different runs`,
+    `${WARNING_PREFIX}merged with --force, though the results differ in -d 1 (shard 0) vs 2 (shard 1): the sums mix different runs`
   ], 'a warning naming each difference')
   const merged = JSON.parse(forced.stdout)
   t.same(merged.merge.differences.map((d) => [d.flag, d.values.map((v) => v.value)]), [['-c', [4, 6]], ['-R', [200, 100]], ['-d', [1, 2]]])
@@ -328,7 +400,7 @@ t.test('a shard with no response is a warning', async (t) => {
   const dir = t.testdir({ 'a.json': JSON.stringify(shard(0, 2, 0, [10, 10])), 'b.json': JSON.stringify(empty) })
   const out = await run(['merge', path.join(dir, 'a.json'), path.join(dir, 'b.json'), '-j'])
   t.equal(out.code, 0)
-  t.equal(out.stderr, 'merged 2 of 2 shards, start skew 0 ms\nautocannon: warning: shard 1 had no responses (1 errors: 1 read): the merged numbers lack its load\n')
+  t.equal(out.stderr, 'merged 2 of 2 shards, start skew 0 ms\ncannonade: warning: shard 1 had no responses (1 errors: 1 read): the merged numbers lack its load\n')
 })
 
 t.test('HTTP/1.1 and HTTP/2 shards: refused, or merged as mixed; HTTP/2 shards stay h2', async (t) => {

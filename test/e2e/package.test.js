@@ -17,6 +17,9 @@ const { performance } = require('perf_hooks')
 
 const ROOT = path.join(__dirname, '..', '..')
 const pkg = require('../../package.json')
+const { UPSTREAM_VERSION } = require('../../lib/core/upstream-messages')
+// What -v prints first: our name and version, and the autocannon we follow.
+const VERSION_LINE = `${pkg.name} v${pkg.version} (compatible with autocannon v${UPSTREAM_VERSION})`
 
 // An install can take a minute or more on a busy machine. t.setTimeout
 // moves this process's own timer; the runner, which runs files in
@@ -45,7 +48,7 @@ const CLI_CASES = [
     args: () => ['-v'],
     check: (t, out) => {
       t.equal(out.code, 0, out.stderr)
-      t.equal(out.stdout.split('\n')[0], `autocannon v${pkg.version}`)
+      t.equal(out.stdout.split('\n')[0], VERSION_LINE)
     }
   },
   {
@@ -53,7 +56,7 @@ const CLI_CASES = [
     args: () => ['-h'],
     check: (t, out) => {
       t.equal(out.code, 0, out.stderr)
-      t.match(out.stdout, /^Usage: autocannon \[opts\] URL/)
+      t.match(out.stderr, /^Usage: autocannon \[opts\] URL/, 'on stderr, as autocannon prints it')
     }
   },
   {
@@ -62,7 +65,7 @@ const CLI_CASES = [
     args: () => ['-v'],
     check: (t, out) => {
       t.equal(out.code, 0, out.stderr)
-      t.equal(out.stdout.split('\n')[0], `autocannon v${pkg.version}`)
+      t.equal(out.stdout.split('\n')[0], VERSION_LINE)
     }
   },
   {
@@ -86,7 +89,8 @@ const CLI_CASES = [
       t.equal(out.code, 0, out.stderr)
       const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8')
       t.match(html, /^<!doctype html>/i)
-      t.match(html, `<meta name="generator" content="autocannon ${pkg.version}">`)
+      t.match(html, `<meta name="generator" content="${pkg.name} ${pkg.version}">`)
+      t.match(html, `Written by ${pkg.name} ${pkg.version}`)
       const uplot = require.resolve('uplot/package.json', { paths: [path.join(shared.app, 'node_modules', pkg.name)] })
       const library = fs.readFileSync(path.join(path.dirname(uplot), 'dist', 'uPlot.iife.min.js'), 'utf8')
       t.ok(html.includes(library.slice(0, 500)), 'the chart library is inlined from the installed dependency')

@@ -12,12 +12,12 @@ const { pauseEnv } = require('../helpers/pause-injector')
 const { OWN_PAUSE_MAX_MS, ownPauseFailures, starvedMs, starvedReason, loadedReason } = require('../helpers/truth-guards')
 
 // Busiest 10 ms window and number of busy windows, from a fresh server.
-// A fresh CLI process each time, as users run it: a first use (a module
-// loaded, an encoder compiled) costs once per process. `extraEnv`: what
-// the mutation test injects.
+// A fresh CLI process each time, as users run it (bare: without the test
+// runner's coverage): a first use (a module loaded, an encoder compiled)
+// costs once per process. `extraEnv`: what the mutation test injects.
 async function spacing (t, extraEnv) {
   const server = await childServer(t, 'stall-server.js')
-  const res = await run(['-c', '10', '-R', '1000', '-d', '3', '-j', server.url], { extraEnv })
+  const res = await run(['-c', '10', '-R', '1000', '-d', '3', '-j', server.url], { extraEnv, bare: true })
   t.equal(res.code, 0, res.stderr)
   const result = JSON.parse(res.stdout)
   const { arrivals, loopDelayMax } = await server.ask({ report: true })

@@ -16,27 +16,19 @@ const { renderHtml } = require('../../lib/output/html/report')
 const { readResults } = require('../../lib/results/saved-result')
 const { writeOutputs } = require('../../lib/output/outputs')
 const { childServer } = require('../helpers/servers')
+const { findChromium, notFound, launchChromium } = require('../helpers/browser')
 const { run } = require('../helpers/cli')
 const { searchA, searchB, search: searchAt } = require('../helpers/synthetic-search')
 
 const OUT = path.join(__dirname, '..', '..', '.tap', 'report-html')
-
-// CHROMIUM_PATH, when set, is the only browser tried.
-function findChromium () {
-  const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']
-  return { found: candidates.find((p) => fs.existsSync(p)), candidates }
-}
 
 // Real runs, and a real capacity search through the CLI, on a machine that
 // may be loaded: more than the 180 s of .taprc.
 t.setTimeout(600000)
 
 const { found: chromium, candidates } = findChromium()
-if (!chromium) {
-  t.skip(`chromium not found: looked for ${candidates.join(', ')} (apt-get install chromium, or set CHROMIUM_PATH)`)
-} else {
-  main()
-}
+if (!chromium) t.skip(notFound(candidates))
+else main()
 
 function numberOf (text) {
   return Number(String(text).replace(/,/g, '').replace(/[^\d.-].*$/, ''))
@@ -287,15 +279,7 @@ function main () {
     })
     const saved = files.map((f) => readResults(f, { need: ['histograms', 'series'] })[0])
 
-    const puppeteer = require('puppeteer-core')
-    const browser = await puppeteer.launch({
-      executablePath: chromium,
-      headless: true,
-      // Root in a container has no user namespaces for Chromium's sandbox.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
-      timeout: 60000
-    })
-    t.teardown(() => browser.close())
+    const browser = await launchChromium(t, chromium)
 
     await t.test('one run: corrected and uncorrected latency', async (t) => {
       const file = path.join(OUT, 'report-one.html')
@@ -470,7 +454,7 @@ function main () {
       const files = [{ name: server.url, search }]
       checkSearchCharts(t, await drawn(cli.page), files)
       await checkSearchTables(t, cli.page, files)
-      t.match(await cli.page.title(), `autocannon: capacity of ${server.url}`)
+      t.match(await cli.page.title(), `cannonade: capacity of ${server.url}`)
       await screenshot(t, cli.page, 'report-search-cli.png')
 
       // As saved with -j, beside a search written by hand: one line each.

@@ -248,7 +248,7 @@ t.test('response bodies are decoded only when something asks for them', async (t
   const clients = {}
   await autocannon({ url, connections: 1, amount: 5, setupClient: (c) => { clients.plain = c } })
   t.equal(clients.plain.wantBody, false, 'a plain run does not buffer bodies')
-  t.equal(clients.plain.protocol.parser.wantHeaders, false, 'nor decode headers')
+  t.equal(clients.plain.framing.parser.wantHeaders, false, 'nor decode headers')
 
   const bodies = []
   await autocannon({ url, connections: 1, amount: 5, setupClient: (c) => { clients.listener = c; c.on('body', (b) => bodies.push(b)) } })
@@ -333,13 +333,13 @@ t.test('idReplacement: non-ASCII bodies, Buffers, headers, encoded paths, and ta
   })
   const [a, b, c, d] = seen
   const id = a.headers['x-request-id'].slice(4)
-  t.match(id, /^[a-z0-9-]{27}$/, 'ids have a fixed length')
+  t.match(id, /^[A-Za-z0-9_-]{22}-\d{10}$/, 'ids have a fixed length')
   t.equal(a.body.toString(), `héllo wörld ${id} ✓`, 'UTF-8 bodies keep their bytes')
   t.equal(Number(a.headers['content-length']), a.body.length)
   t.equal(a.url, `/%5B%3Cid%3E%5D/${id}`, 'the percent-encoded tag too')
-  t.match(b.body.toString(), /^buffer [a-z0-9-]{27} ✓$/)
-  t.match(c.url, /^\/hook\/[a-z0-9-]{27}$/, 'tags returned by setupRequest are replaced')
-  t.match(JSON.parse(d.body).id, /^[a-z0-9-]{27}$/)
+  t.match(b.body.toString(), /^buffer [A-Za-z0-9_-]{22}-\d{10} ✓$/)
+  t.match(c.url, /^\/hook\/[A-Za-z0-9_-]{22}-\d{10}$/, 'tags returned by setupRequest are replaced')
+  t.match(JSON.parse(d.body).id, /^[A-Za-z0-9_-]{22}-\d{10}$/)
   t.equal(new Set([id, b.body.toString().split(' ')[1], c.url.slice(6), JSON.parse(d.body).id]).size, 4)
 })
 

@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { share } = require('../../lib/core/share')
-const { parseArguments } = require('../../lib/cli/args')
+const { parseCli } = require('../../lib/cli/args')
 const { run } = require('../helpers/cli')
 
 const url = 'http://127.0.0.1:9'
@@ -30,12 +30,12 @@ t.test('shards and workers divide through the one share()', async (t) => {
 })
 
 t.test('--shard I/N and auto/N', async (t) => {
-  t.same(parseArguments(['--shard', '1/4', url], {}).shard, { index: 1, count: 4 })
-  t.same(parseArguments(['--shard', 'auto/4', url], { JOB_COMPLETION_INDEX: '3' }).shard, { index: 3, count: 4 })
-  t.throws(() => parseArguments(['--shard', 'auto/4', url], {}), { code: 'AC_INVALID_ARGUMENT', message: /JOB_COMPLETION_INDEX, which is not set/ })
-  t.throws(() => parseArguments(['--shard', 'auto/4', url], { JOB_COMPLETION_INDEX: '4' }), { message: /JOB_COMPLETION_INDEX is "4", not a whole number from 0 to 3/ })
-  t.throws(() => parseArguments(['--shard', 'auto/4', url], { JOB_COMPLETION_INDEX: 'x' }), { message: /JOB_COMPLETION_INDEX is "x"/ })
-  t.throws(() => parseArguments(['--shard', '4/4', url], {}), { code: 'AC_INVALID_ARGUMENT', message: /Invalid value for --shard: "4\/4".*0-based/ })
+  t.same(parseCli(['--shard', '1/4', url], {}).shard, { index: 1, count: 4 })
+  t.same(parseCli(['--shard', 'auto/4', url], { JOB_COMPLETION_INDEX: '3' }).shard, { index: 3, count: 4 })
+  t.throws(() => parseCli(['--shard', 'auto/4', url], {}), { code: 'AC_INVALID_ARGUMENT', message: /JOB_COMPLETION_INDEX, which is not set/ })
+  t.throws(() => parseCli(['--shard', 'auto/4', url], { JOB_COMPLETION_INDEX: '4' }), { message: /JOB_COMPLETION_INDEX is "4", not a whole number from 0 to 3/ })
+  t.throws(() => parseCli(['--shard', 'auto/4', url], { JOB_COMPLETION_INDEX: 'x' }), { message: /JOB_COMPLETION_INDEX is "x"/ })
+  t.throws(() => parseCli(['--shard', '4/4', url], {}), { code: 'AC_INVALID_ARGUMENT', message: /Invalid value for --shard: "4\/4".*0-based/ })
 
   const out = await run(['--shard', 'auto/2', '-d', '1', url], { extraEnv: {} })
   t.equal(out.code, 1)

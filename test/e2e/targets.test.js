@@ -124,5 +124,5 @@ t.test('CLI: --targets with --order random -j', async (t) => {
   t.equal(out.code, 0, out.stderr)
   t.equal(JSON.parse(out.stdout).requests.total, 20)
   t.equal(seen.length, 20)
-  t.match(out.stderr, /^autocannon: warning: skipping requests to 'https:\/\/elsewhere\.example'/m, 'one warning line')
+  t.match(out.stderr, /^cannonade: warning: skipping requests to 'https:\/\/elsewhere\.example'/m, 'one warning line')
 })

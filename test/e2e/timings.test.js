@@ -17,6 +17,7 @@ const { pathToFileURL } = require('url')
 const autocannon = require('../..')
 const { makePki } = require('../helpers/pki')
 const { childServer } = require('../helpers/servers')
+const { findChromium, launchChromium } = require('../helpers/browser')
 const { listen } = require('../helpers/listen')
 const { tempDir, jsonResult } = require('../helpers/recording')
 const { run } = require('../helpers/cli')
@@ -147,11 +148,6 @@ http {
   })
 }
 
-function findChromium () {
-  const candidates = process.env.CHROMIUM_PATH ? [process.env.CHROMIUM_PATH] : ['/usr/bin/chromium', '/usr/bin/chromium-browser']
-  return candidates.find((p) => fs.existsSync(p))
-}
-
 t.test('a real nginx over TLS: every phase in -j, in --timings\' table, and in the report in Chromium', { skip: !which('nginx') && 'nginx not installed' }, async (t) => {
   const dir = tempDir(t, 'ac-timings-nginx-')
   const port = await nginxTls(t, dir)
@@ -173,16 +169,9 @@ t.test('a real nginx over TLS: every phase in -j, in --timings\' table, and in t
   t.match(out.stderr, /│ TLS handshake\s+│/, '--timings prints the table')
   t.match(out.stderr, /latency = wait \+ TTFB \+ transfer/, 'and under a rate says how they add up')
 
-  const chromium = findChromium()
+  const { found: chromium } = findChromium()
   if (!chromium) return t.skip('chromium not found (apt-get install chromium, or set CHROMIUM_PATH)')
-  const puppeteer = require('puppeteer-core')
-  const browser = await puppeteer.launch({
-    executablePath: chromium,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--font-render-hinting=none'],
-    timeout: 60000
-  })
-  t.teardown(() => browser.close())
+  const browser = await launchChromium(t, chromium)
   const page = await browser.newPage()
   const problems = []
   page.on('console', (msg) => { if (msg.type() === 'error' || msg.type() === 'warn') problems.push(msg.text()) })

@@ -15,18 +15,10 @@ const net = require('net')
 const path = require('path')
 const http = require('http')
 const https = require('https')
-const { spawn, execFileSync } = require('child_process')
+const { spawn } = require('child_process')
 const autocannon = require('../..')
 const { makePki } = require('../helpers/pki')
-
-function hasTinyproxy () {
-  try {
-    execFileSync('tinyproxy', ['-v'], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-}
+const { installed } = require('../helpers/terminal')
 
 function freePort () {
   return new Promise((resolve) => {
@@ -114,7 +106,7 @@ t.test('a local server that closes after each response, unannounced', async (t) 
 })
 
 t.test('through tinyproxy: no hang-ups, the resent requests counted', async (t) => {
-  if (!hasTinyproxy()) {
+  if (!installed('tinyproxy', ['-v'])) {
     t.comment('skipped: tinyproxy is not installed (apt-get install tinyproxy; .ci/run installs it)')
     return t.skip('tinyproxy is not installed')
   }

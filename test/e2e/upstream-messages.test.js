@@ -63,14 +63,18 @@ t.test('library: autocannon\'s message exactly, ours in err.detail', async (t) =
     if ('url' in opts && opts.url === undefined) delete full.url
     let err
     try {
-      await autocannon(full)
+      const instance = autocannon(full)
+      // A forever run has no promise, as autocannon's: the error event.
+      if (typeof instance.then !== 'function') err = await new Promise((resolve) => instance.once('error', resolve))
+      else await instance
     } catch (e) {
       err = e
     }
     const label = JSON.stringify(opts)
     if (!t.ok(err, `${label}: refused`)) continue
     t.equal(err.message, message, `${label}: the message`)
-    t.equal(err.code, 'AC_INVALID_OPTION', `${label}: the code`)
+    // A file named that cannot be read: the code for files.
+    t.equal(err.code, typeof opts.har === 'string' ? 'AC_FILE_UNREADABLE' : 'AC_INVALID_OPTION', `${label}: the code`)
     t.equal(typeof err.detail, 'string', `${label}: a detail (${err.detail})`)
     if (detail) t.match(err.detail, detail)
   }

@@ -27,7 +27,9 @@ t.test('worker snapshots merge to the same percentiles as merging in one thread'
   const merged = createLatencyHistogram()
   for (const r of raws) {
     t.type(r.latencies, 'string', 'histograms travel encoded')
-    merged.add(decode(r.latencies))
+    // Ours, in µs, beside autocannon's in whole ms (latencies).
+    t.type(r.latenciesUs, 'string', 'ours travel encoded too')
+    merged.add(decode(r.latenciesUs))
   }
   const expected = toStats(merged, { scale: 1000, decimals: 3 })
   const result = autocannon.aggregateResult(raws, { url, connections: 4, workers: 2 })
@@ -91,24 +93,33 @@ t.test('function options given as file paths run inside the workers', async (t) 
 })
 
 // The instance's 'response' event carries a client, which lives in a worker
-// thread: with workers it is refused where it is added, never silently
-// left uncalled (autocannon leaves it uncalled).
-t.test('the response event with workers: refused with AC_NOT_WITH_WORKERS; other events still work', async (t) => {
+// thread: with workers it is never called, as in autocannon (a script
+// written for autocannon adds it and runs), and a warning says so once.
+t.test('the response event with workers: accepted and never called, with one AC_NOT_WITH_WORKERS warning; other events still work', async (t) => {
   let seen = 0
   const url = await httpServer(t, (req, res) => {
     seen++
     res.end('ok')
   })
+  const warnings = []
+  const onWarning = (w) => { if (w.code === 'AC_NOT_WITH_WORKERS') warnings.push(w.message) }
+  process.on('warning', onWarning)
+  t.teardown(() => process.removeListener('warning', onWarning))
   const instance = autocannon({ url, connections: 2, workers: 2, amount: 20 })
-  t.throws(() => instance.on('response', () => {}), { code: 'AC_NOT_WITH_WORKERS', message: /'response' event cannot be used with workers.*setupClient/ })
-  t.throws(() => instance.once('response', () => {}), { code: 'AC_NOT_WITH_WORKERS' })
-  t.equal(instance.listenerCount('response'), 0, 'the listener was not added')
+  let called = 0
+  t.doesNotThrow(() => instance.on('response', () => called++), 'added, as autocannon adds it')
+  t.doesNotThrow(() => instance.once('response', () => called++))
+  t.equal(instance.listenerCount('response'), 2, 'the listeners are there')
   let done = 0
   instance.on('done', () => done++)
   const result = await instance
   t.equal(result.requests.total, 20, 'the run itself goes on')
   t.equal(seen, 20)
   t.equal(done, 1)
+  t.equal(called, 0, 'never called')
+  await new Promise((resolve) => setImmediate(resolve))
+  t.equal(warnings.length, 1, 'one warning for the instance')
+  t.match(warnings[0], /'response' event is never emitted with workers.*setupClient/)
   // Without workers the same listener is called once per response.
   let responses = 0
   const single = autocannon({ url, connections: 2, amount: 20 })
@@ -150,4 +161,36 @@ autocannon({ url: ${JSON.stringify(url)}, workers: 2, connections: 2, duration: 
   t.ok(result.total > 0, `${result.total} responses`)
   t.equal(result.errors, 0)
   t.equal(fs.readFileSync(log, 'utf8').length, result.total, 'what the hooks left pending had time to finish')
+})
+
+t.test('\'start\' with workers: once they are all ready, as a run in one thread fires it when it starts sending', async (t) => {
+  const fs = require('fs')
+  const os = require('os')
+  const path = require('path')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ac-worker-start-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  // A hook file that takes 600 ms to load in a worker (the main thread
+  // loads it too, to check it, at once): each worker is ready that much
+  // after it was started.
+  const hook = path.join(dir, 'slow-setup.js')
+  fs.writeFileSync(hook, 'if (!require(\'worker_threads\').isMainThread) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 600)\nmodule.exports = () => {}\n')
+  let firstRequestAt = 0
+  const url = await httpServer(t, (req, res) => {
+    if (firstRequestAt === 0) firstRequestAt = Date.now()
+    res.end('ok')
+  })
+  const calledAt = Date.now()
+  const instance = autocannon({ url, connections: 2, workers: 2, amount: 20, setupClient: hook })
+  const order = []
+  let startAt = 0
+  instance.on('start', () => {
+    startAt = Date.now()
+    order.push('start')
+  })
+  instance.on('done', () => order.push('done'))
+  const result = await instance
+  t.equal(result.requests.total, 20)
+  t.same(order, ['start', 'done'], 'once, before done')
+  t.ok(startAt - calledAt >= 590, `not before the workers were ready (${startAt - calledAt} ms after the call; each took 600 ms to load its hook)`)
+  t.ok(startAt <= firstRequestAt, 'not after the first request was sent')
 })

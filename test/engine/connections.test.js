@@ -142,15 +142,15 @@ t.test('one route per target, shared by its connections', async (t) => {
 t.test('the protocol is the target\'s, its encoding made once per target', async (t) => {
   const base = buildConfig({ url: ['http://127.0.0.1:9/a', 'http://127.0.0.1:10/b'], connections: 4 })
   for (const http2 of [false, true]) {
-    const config = { ...base, http2, urls: [{ ...base.urls[0], protocol: 'h2' }, { ...base.urls[1], protocol: 'http/1.1' }] }
+    const config = { ...base, protocolName: http2 ? 'h2' : 'http/1.1', urls: [{ ...base.urls[0], protocolName: 'h2' }, { ...base.urls[1], protocolName: 'http/1.1' }] }
     const connections = connectionsFor(config)
     connections.build()
     const [a, b] = config.urls
-    t.equal(connections.routes.get(a).protocol, h2, `http2: ${http2}: the h2 target speaks HTTP/2`)
-    t.equal(connections.routes.get(b).protocol, h1, `http2: ${http2}: the http/1.1 target speaks HTTP/1.1`)
+    t.equal(connections.routes.get(a).framing, h2, `http2: ${http2}: the h2 target speaks HTTP/2`)
+    t.equal(connections.routes.get(b).framing, h1, `http2: ${http2}: the http/1.1 target speaks HTTP/1.1`)
     const clients = connections.clients
-    t.ok(clients[0].protocol instanceof h2.Http2, 'its clients hold an HTTP/2 protocol object')
-    t.notOk(clients[1].protocol instanceof h2.Http2)
+    t.ok(clients[0].framing instanceof h2.Http2, 'its clients hold an HTTP/2 framing object')
+    t.notOk(clients[1].framing instanceof h2.Http2)
     t.equal(clients[0].sequence.encoding, clients[2].sequence.encoding, 'one HTTP/2 encoding for the target\'s connections')
     t.equal(clients[0].sequence.encoding, connections.routes.get(a).encoding)
   }

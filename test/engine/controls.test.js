@@ -27,14 +27,14 @@ function fakeScheduler ({ dues = [], owed = 0, mostDue = 0, targetRate = 50 } = 
   }
 }
 
-function controls ({ scheduler = null, inFlight = () => 0, beganAt = 1000, ended = () => false, busy = 0.25 } = {}) {
+function controls ({ scheduler = null, inFlight = () => 0, beganAt = 1000, ended = () => false, busy = 0.25, lastPauseAt = -Infinity, lastPauseCause = 0 } = {}) {
   const recorder = new Recorder()
   const c = new Controls({
     recorder,
     scheduler,
     connections: { inFlight },
     clock: { beganAt, epochAt: (t) => EPOCH + t },
-    loopMonitor: { busy: () => busy },
+    loopMonitor: { busy: () => busy, lastPauseAt, lastPauseCause },
     ended
   })
   return { controls: c, recorder }
@@ -96,8 +96,20 @@ t.test('peek(): the window so far, and the most requests it can end by its end',
   t.same(scheduler.calls.filter(([name]) => name === 'mostDueWithin'), [['mostDueWithin', 500]], 'within the time left')
   t.equal(recorder.totalCompleted + recorder.counter, 3, 'peek() takes nothing away')
 
+  t.equal(figures.owed, 3, 'what the plan owes')
+  t.equal(figures.sincePauseMs, Infinity, 'no pause yet')
+  t.equal(figures.pauseCause, null)
+
   const unrated = controls({ inFlight: () => 4 }).controls
   t.equal(unrated.peek([1], 500).mostEnded, Infinity, 'without a plan: no bound')
+  t.equal(unrated.peek([1], 500).owed, 0, 'without a plan: nothing owed')
+
+  // The loop monitor's last pause: how long ago, and whose.
+  const { OWN, STARVED } = require('../../lib/engine/loop-monitor')
+  const paused = controls({ scheduler: fakeScheduler(), lastPauseAt: performance.now() - 40, lastPauseCause: STARVED }).controls.peek([], 0)
+  t.ok(paused.sincePauseMs >= 40 && paused.sincePauseMs < 200, `${paused.sincePauseMs} ms since`)
+  t.equal(paused.pauseCause, 'starved')
+  t.equal(controls({ scheduler: fakeScheduler(), lastPauseAt: 0, lastPauseCause: OWN }).controls.peek([], 0).pauseCause, 'own')
 })
 
 t.test('drain(): pauses the plan, true once nothing is in flight, false at the timeout', async (t) => {

@@ -1,16 +1,17 @@
 'use strict'
 
-// What autocannon() returns (lib/engine/instance.js): an EventEmitter
-// that is also awaitable, settled once, whose promise is made only when
-// asked for, and whose stop() goes to its session.
+// What autocannon() returns (lib/engine/instance.js): an EventEmitter,
+// awaitable when no callback was given (AwaitableInstance), settled once,
+// whose promise is made only when asked for, and whose stop() goes to its
+// session.
 
 const t = require('tap')
-const { Instance } = require('../../lib/engine/instance')
+const { Instance, AwaitableInstance } = require('../../lib/engine/instance')
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
 
 t.test('awaited before it settles: resolves with the result, every waiter', async (t) => {
-  const instance = new Instance()
+  const instance = new AwaitableInstance()
   const heard = []
   instance.then((r) => heard.push(['a', r]))
   const b = instance.then((r) => heard.push(['b', r]))
@@ -24,7 +25,7 @@ t.test('awaited before it settles: resolves with the result, every waiter', asyn
 })
 
 t.test('settled with an error: rejects, through then, catch and finally', async (t) => {
-  const instance = new Instance()
+  const instance = new AwaitableInstance()
   const err = new Error('refused')
   const waiting = instance.then(() => 'resolved', (e) => e)
   instance.settle(err)
@@ -36,7 +37,7 @@ t.test('settled with an error: rejects, through then, catch and finally', async 
 })
 
 t.test('finally passes the result through', async (t) => {
-  const instance = new Instance()
+  const instance = new AwaitableInstance()
   instance.settle(null, 42)
   let ran = 0
   t.equal(await instance.finally(() => { ran++ }), 42)
@@ -48,12 +49,26 @@ t.test('no promise until asked for: an error nobody awaits is no unhandled rejec
   const onUnhandled = (reason) => unhandled.push(reason)
   process.on('unhandledRejection', onUnhandled)
   t.teardown(() => process.removeListener('unhandledRejection', onUnhandled))
-  const instance = new Instance()
+  const instance = new AwaitableInstance()
   instance.settle(new Error('nobody listens'))
   await turn()
   await turn()
   t.same(unhandled, [])
   t.same(instance.waiters, [])
+})
+
+t.test('an Instance is not awaitable, as autocannon\'s with a callback is not; settled() is its outcome', async (t) => {
+  const instance = new Instance()
+  t.equal(typeof instance.then, 'undefined', 'no then')
+  t.equal(typeof instance.catch, 'undefined', 'no catch')
+  t.equal(typeof instance.finally, 'undefined', 'no finally')
+  t.equal(await Promise.resolve(instance), instance, 'awaited, it is itself')
+  const waiting = instance.settled()
+  instance.settle(null, 7)
+  t.equal(await waiting, 7, 'settled() resolves with the result')
+  const failed = new Instance()
+  failed.settle(new Error('no'))
+  await t.rejects(failed.settled(), { message: 'no' }, 'and rejects with the error')
 })
 
 t.test('emitError: to the error listeners, and none is no throw', async (t) => {

@@ -123,6 +123,18 @@ function splitMonitor () {
   return { m: new LoopMonitor({ loopDelay: (us, ownUs, cause) => samples.push({ us, ownUs, cause }) }), samples }
 }
 
+// performance.now() held at its present value until the test ends.
+function holdClock (t) {
+  const held = performance.now()
+  const own = Object.getOwnPropertyDescriptor(performance, 'now')
+  Object.defineProperty(performance, 'now', { value: () => held, configurable: true, writable: true })
+  t.teardown(() => {
+    if (own) Object.defineProperty(performance, 'now', own)
+    else delete performance.now
+  })
+  return held
+}
+
 // A thread CPU clock set by hand (µs).
 function handClock () {
   const c = { us: 0, closed: false, read: () => c.us, close: () => { c.closed = true } }
@@ -136,7 +148,10 @@ t.test('a pause is split by the thread\'s CPU time: its own work, the rest not r
   m.stop()
   t.ok(clock.closed, 'stop() lets the clock go')
   m.clock = clock
-  const now = performance.now()
+  // The monitor's clock held still while it samples: the figures below are
+  // of the times set here, not of how long a loaded machine took between
+  // two lines.
+  const now = holdClock(t)
   // 20 ms since the last sample, due 12 ms ago (11 ms late after the
   // timer's millisecond); at its usual pace of half the time the thread
   // used 4 of the 8 ms before it was due: of the 14 ms it used, 10 were
@@ -151,6 +166,8 @@ t.test('a pause is split by the thread\'s CPU time: its own work, the rest not r
   t.ok(Math.abs(s.ownUs - 10000) < 600, `${s.ownUs} µs of it its own work`)
   t.equal(s.cause, OWN, 'mostly its own')
   t.equal(m.lastCause, OWN)
+  t.ok(Math.abs(m.lastPauseAt - performance.now()) < 50, 'when the last pause ended, for a search step\'s window (stepped-run.js)')
+  t.equal(m.lastPauseCause, OWN, 'and whose it was')
   t.equal(m.pace, 0.5, 'a pause does not move the usual pace')
   // The same pause with 2 ms of CPU time: the thread was not running.
   m.at = performance.now() - 20
@@ -160,6 +177,7 @@ t.test('a pause is split by the thread\'s CPU time: its own work, the rest not r
   sampleOnce(m)
   t.equal(samples[1].ownUs, 0, 'no CPU time beyond its usual pace: none of it its own')
   t.equal(samples[1].cause, STARVED)
+  t.equal(m.lastPauseCause, STARVED)
   // More CPU time than the pause was long: the pause, no more.
   m.at = performance.now() - 20
   m.due = m.at + 8
@@ -186,7 +204,9 @@ t.test('a sample that is no pause: its late requests go to the last pause\'s cau
     sampleOnce(m)
     return samples[samples.length - 1]
   }
+  const pausedAt = m.lastPauseAt
   t.same(onTime(100, STARVED), { us: 0, ownUs: null, cause: STARVED }, 'the pause just seen: the machine\'s')
+  t.equal(m.lastPauseAt, pausedAt, 'a sample on time is no pause: the last one stays')
   t.equal(m.lastCause, 0, 'this one was no pause')
   t.equal(onTime(100, OWN).cause, OWN)
   t.equal(onTime(200, 0).cause, STARVED, 'no pause, little CPU time: the thread was held off the CPU')

@@ -6,7 +6,7 @@
 
 const t = require('tap')
 const { createStagePlan } = require('../../lib/engine/plan')
-const { parseArguments } = require('../../lib/cli/args')
+const { parseCli } = require('../../lib/cli/args')
 
 t.test('the plan: request i is due when the planned count reaches i', async (t) => {
   const plan = createStagePlan([{ duration: 2, rate: 100 }, { duration: 1, rate: 100 }, { duration: 2, rate: 0 }])
@@ -41,7 +41,7 @@ t.test('the plan: request i is due when the planned count reaches i', async (t) 
 })
 
 t.test('the option: both doors, and what it refuses', async (t) => {
-  const opts = parseArguments(['--stages', '30s:100, 2m:5000 ,30s:0', 'http://127.0.0.1:1'])
+  const opts = parseCli(['--stages', '30s:100, 2m:5000 ,30s:0', 'http://127.0.0.1:1'])
   t.equal(opts.stages, '30s:100, 2m:5000 ,30s:0', 'the CLI hands the text to the library')
   const { buildConfig } = require('../../lib/config/config')
   const config = buildConfig({ url: 'http://127.0.0.1:1', stages: opts.stages })

@@ -208,6 +208,21 @@ t.test('timings: each connection\'s steps once, each response\'s first byte and 
   t.same(Object.values(r.timings).map((h) => h.totalCount), [0, 0, 0, 0, 0, 0], 'a cut starts them afresh')
 })
 
+t.test('timings: the time our event loop was busy inside each set-up step, summed with its longest, per step taken', async (t) => {
+  const r = new Recorder()
+  r.connected({ dns: 0, connect: 150, proxyConnect: -1, tls: -1, dnsDelay: 0, connectDelay: 4000, proxyConnectDelay: 0, tlsDelay: 0 })
+  r.connected({ dns: 2000, connect: 300, proxyConnect: 700, tls: 900, dnsDelay: 100, connectDelay: 1000, proxyConnectDelay: 50, tlsDelay: 3000 })
+  r.connected({ dns: 0, connect: 200, proxyConnect: -1, tls: -1 })
+  t.same(r.snapshot({ start: 0, finish: 1000 }).setupDelay, {
+    dns: { us: 100, maxUs: 100 },
+    connect: { us: 5000, maxUs: 4000 },
+    proxyConnect: { us: 50, maxUs: 50 },
+    tls: { us: 3000, maxUs: 3000 }
+  })
+  r.cut({ start: 0, finish: 1000 })
+  t.same(r.snapshot({ start: 0, finish: 1000 }).setupDelay.connect, { us: 0, maxUs: 0 }, 'a cut starts them afresh')
+})
+
 t.test('timings under a plan: each response\'s TTFB recorded as it comes (its latency counts from the plan)', async (t) => {
   const r = new Recorder({ trackUncorrected: true })
   r.response(200, 10, 1900, 400, 0)
@@ -240,6 +255,8 @@ t.test('snapshot shape', async (t) => {
   r.requestErrors(1, 'timeout', 'AC_TIMEOUT')
   r.mismatches = 3
   r.resets = 4
+  r.unexpectedResponse()
+  r.unexpectedResponse()
   r.sample(1e12 + 1000)
   const start = 1e12
   const finish = 1e12 + 1234.4
@@ -247,8 +264,8 @@ t.test('snapshot shape', async (t) => {
   t.same(Object.keys(snap).sort(), [
     '1xx', '2xx', '3xx', '4xx', '5xx', 'busy', 'duration', 'errorCodes', 'errors', 'errorsByCause', 'finish', 'inFlight', 'late', 'latencies',
     'lateNoConnection', 'lateOwn', 'lateStarved', 'pauses',
-    'latenciesUncorrected', 'lateness', 'loopDelay', 'mismatches', 'non2xx', 'planned', 'resent', 'resets', 'samples', 'series', 'start',
-    'statusCodeStats', 'targetRate', 'timeouts', 'timings', 'totalBytes', 'totalCompletedRequests', 'totalRequests'
+    'latenciesUncorrected', 'lateness', 'loopDelay', 'mismatches', 'non2xx', 'planned', 'resent', 'resets', 'samples', 'series', 'setupDelay', 'start',
+    'statusCodeStats', 'targetRate', 'timeouts', 'timings', 'totalBytes', 'totalCompletedRequests', 'totalRequests', 'unexpectedResponses'
   ].sort())
   t.equal(snap.latencies, r.latency, 'in-process: the histogram itself')
   t.equal(snap.latenciesUncorrected, r.latencyUncorrected)
@@ -258,6 +275,7 @@ t.test('snapshot shape', async (t) => {
   t.equal(snap.totalCompletedRequests, 6)
   t.equal(snap.totalRequests, 9)
   t.equal(snap.totalBytes, 300)
+  t.equal(snap.unexpectedResponses, 2, 'responses to no request, apart from errors')
   t.equal(snap.inFlight, 1)
   t.equal(snap.samples, 1)
   t.equal(snap.errors, 2)

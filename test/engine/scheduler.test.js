@@ -173,6 +173,19 @@ t.test('per-connection rate: staggered plans, summed target', async (t) => {
   t.same(firsts, [200, 125, 150, 175], 'each connection on its own plan, 25 ms apart')
 })
 
+t.test('the plan starts when the first connection is ready to send, not when the run starts: the time spent connecting is not planned', async (t) => {
+  const h = harness(t, { overallRate: 1000, connections: 2 })
+  const [a, b] = h.clients
+  h.advance(50) // started 50 ms ago; no connection ready until now
+  const ready = h.now
+  t.equal(h.scheduler.dueBy(ready), 0, 'nothing due while connecting')
+  t.equal(h.scheduler.take(a, 10), 1, 'no burst of the 50 requests the connecting time would have made due')
+  t.equal(h.scheduler.planned[0], ready, 'request 0 planned at the first ready connection')
+  h.advance(20)
+  t.equal(h.scheduler.take(b, 10), 10, 'a connection ready later takes from the same plan')
+  t.equal(h.scheduler.planned[0], ready + 1)
+})
+
 t.test('stop clears the timer and grants nothing more', async (t) => {
   const h = harness(t, { overallRate: 1000 })
   const [c] = h.clients

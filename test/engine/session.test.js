@@ -37,6 +37,13 @@ t.test('run: a failed run rejects, and is no longer current', async (t) => {
   t.equal(session.current, null)
 })
 
+t.test('run: a run that is not awaitable settles through its settled() (an autocannon() instance of -f)', async (t) => {
+  const session = new Session()
+  const run = { stop () {}, settled: () => Promise.resolve('rounds') }
+  t.equal(await session.run(() => run), 'rounds')
+  t.equal(session.current, null)
+})
+
 t.test('stop: stops the current run, wakes a sleep, calls onStop once', async (t) => {
   const session = new Session()
   let stops = 0

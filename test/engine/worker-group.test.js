@@ -16,18 +16,21 @@ const { AutocannonError, toMessage } = require('../../lib/core/errors')
 const { PortWorker, withPortWorkers } = require('../helpers/port-workers')
 const { useFakeClock } = require('../helpers/fake-clock')
 
-// A group of `count` PortWorkers: { group, workers, ends, messages, finished }.
+// A group of `count` PortWorkers: { group, workers, ends, messages, finished, gone }.
 function groupOf (t, count) {
   const { WorkerGroup } = withPortWorkers(t, 'engine/worker-group')
   const ends = []
   const messages = []
   const finished = []
+  // Each go() call: how many workers had been told to go by then.
+  const gone = []
   const group = new WorkerGroup(count, (i) => ({ index: i }), {
+    go: () => gone.push(PortWorker.made.filter((w) => w.posted.includes('go')).length),
     message: (i, msg) => messages.push([i, msg.type]),
     finished: (i) => finished.push([i, ends.length]),
     end: (err, raws) => ends.push({ err, raws })
   })
-  return { group, workers: PortWorker.made, ends, messages, finished }
+  return { group, workers: PortWorker.made, ends, messages, finished, gone }
 }
 
 const until = async (ready, ms = 5000) => {
@@ -36,15 +39,17 @@ const until = async (ready, ms = 5000) => {
 }
 
 t.test('started on worker.js with their data; told to go once every one is ready', async (t) => {
-  const { group, workers } = groupOf(t, 3)
+  const { group, workers, gone } = groupOf(t, 3)
   t.ok(group.workers.length === 3 && group.workers.every((w, i) => w === workers[i]), 'the threads, in order')
   t.same(workers.map((w) => path.relative(path.join(__dirname, '..', '..'), w.file)), new Array(3).fill(path.join('lib', 'engine', 'worker.js')))
   t.same(workers.map((w) => w.workerData), [{ index: 0 }, { index: 1 }, { index: 2 }])
   workers[0].send({ type: 'ready' })
   workers[2].send({ type: 'ready' })
   t.same(workers.map((w) => w.posted), [[], [], []], 'two of three ready: none goes')
+  t.same(gone, [], 'nor is the run told they went')
   workers[1].send({ type: 'ready' })
   t.same(workers.map((w) => w.posted), [['go'], ['go'], ['go']])
+  t.same(gone, [3], 'the run told once, when all three were told')
 })
 
 t.test('what is not its own goes to `message`; the end once each has its snapshot, in worker order', async (t) => {
@@ -65,12 +70,13 @@ t.test('what is not its own goes to `message`; the end once each has its snapsho
 })
 
 t.test('stopped before all are ready: each told at once, none told to go', async (t) => {
-  const { group, workers, ends } = groupOf(t, 2)
+  const { group, workers, ends, gone } = groupOf(t, 2)
   group.stop()
   group.stop()
   t.same(workers.map((w) => w.posted), [['stop'], ['stop']], 'once')
   for (const w of workers) w.send({ type: 'ready' })
   t.same(workers.map((w) => w.posted), [['stop'], ['stop']], 'no go after a stop')
+  t.same(gone, [], 'nor is the run told they went')
   for (const w of workers) w.send({ type: 'done', raw: { n: 1 } })
   t.same(ends, [{ err: null, raws: [{ n: 1 }, { n: 1 }] }])
 })

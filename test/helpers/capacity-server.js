@@ -1,9 +1,10 @@
 'use strict'
 
-// A server of known capacity, in its own process. `queue C`: one queue
-// served at C requests/s, so latency stays small below C and grows without
-// bound above it. `errors R`: answers at once, but 503 to every request
-// beyond R in the current second. `slow-share P`: P% of responses (each
+// A server of known capacity, in its own process. `queue C [B]`: one queue
+// served at C requests/s, so latency stays small below C (B ms, when given:
+// every answer takes at least that long) and grows without bound above it.
+// `errors R`: answers at once, but 503 to every request beyond R in the
+// current second. `slow-share P`: P% of responses (each
 // by chance) take 80 ms, the rest ~2 ms, whatever the rate: a latency
 // distribution with a step at its (100 − P)th percentile. Sends { port }
 // once listening.
@@ -11,7 +12,7 @@
 const http = require('http')
 const { performance } = require('perf_hooks')
 
-const [mode, value] = [process.argv[2], Number(process.argv[3])]
+const [mode, value, baseMs] = [process.argv[2], Number(process.argv[3]), Number(process.argv[4] || 0)]
 const serviceMs = 1000 / value
 let freeAt = 0
 let second = 0
@@ -26,7 +27,7 @@ const server = http.createServer((req, res) => {
   }
   if (mode === 'queue') {
     freeAt = Math.max(now, freeAt) + serviceMs
-    const wait = freeAt - now
+    const wait = Math.max(freeAt - now, baseMs)
     if (wait < 1) return res.end('ok')
     setTimeout(() => res.end('ok'), wait)
     return

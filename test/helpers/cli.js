@@ -8,9 +8,18 @@ const { spawn } = require('child_process')
 
 const BIN = path.join(__dirname, '..', '..', 'bin', 'autocannon.js')
 
-function env (extra = {}) {
+// `extra.NODE_OPTIONS` (a test's preloads) is added to the runner's own.
+// The runner's coverage (its hooks in NODE_OPTIONS, V8's counters with
+// NODE_V8_COVERAGE) slows a node process and grows its heap, and with it
+// its GC pauses: a test that bounds a run's own pauses runs the command as
+// users do (`bare`), with only its own preloads.
+function env (extra = {}, { bare = false } = {}) {
   const out = { ...process.env, ...extra }
   for (const k of ['PORT', 'NO_COLOR', 'FORCE_COLOR']) if (!(k in extra)) delete out[k]
+  if (bare) delete out.NODE_V8_COVERAGE
+  const options = [bare ? null : process.env.NODE_OPTIONS, extra.NODE_OPTIONS].filter(Boolean).join(' ')
+  if (options) out.NODE_OPTIONS = options
+  else delete out.NODE_OPTIONS
   return out
 }
 

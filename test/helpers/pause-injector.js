@@ -48,9 +48,10 @@ function injectPause (ms) {
 
 if (process.env[ENV]) injectPause(Number(process.env[ENV]))
 
-// The environment that makes a CLI process (and its workers) pause so.
+// The environment that makes a CLI process (and its workers) pause so
+// (cli.js adds the runner's own NODE_OPTIONS, unless the run is bare).
 function pauseEnv (ms) {
-  return { [ENV]: String(ms), NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${__filename}` }
+  return { [ENV]: String(ms), NODE_OPTIONS: `--require ${__filename}` }
 }
 
 module.exports = { injectPause, pauseEnv, work }

@@ -108,7 +108,7 @@ t.test('request line: invalid methods and paths are refused', async (t) => {
 
 t.test('Host: right after the request line, before the user\'s headers', async (t) => {
   const { headers } = split(encodeRequest({ host: 'example.com:8080', headers: { Accept: '*/*', 'X-A': 'b' } }))
-  t.same(headers, ['Host: example.com:8080', 'Accept: */*', 'X-A: b', 'Connection: keep-alive'])
+  t.same(headers, ['Host: example.com:8080', 'Connection: keep-alive', 'Accept: */*', 'X-A: b'])
 })
 
 t.test('Host: left out when no host is given', async (t) => {
@@ -122,7 +122,7 @@ t.test('Host: the user\'s own, in any case, replaces ours and is not doubled', a
     const buf = encodeRequest({ host: '127.0.0.1:3000', headers: { 'X-Before': '1', [name]: 'virtual.example', 'X-After': '2' } })
     const { headers } = split(buf)
     t.equal(count(headers, 'host'), 1, `${name}: one Host`)
-    t.same(headers, ['X-Before: 1', `${name}: virtual.example`, 'X-After: 2', 'Connection: keep-alive'], `${name}: the user's, where they put it`)
+    t.same(headers, ['Connection: keep-alive', 'X-Before: 1', `${name}: virtual.example`, 'X-After: 2'], `${name}: the user's, where they put it`)
   }
   const nulled = split(encodeRequest({ host: 'h:1', headers: { Host: undefined } })).headers
   t.same(nulled, ['Host: h:1', 'Connection: keep-alive'], 'a Host of undefined is no Host: ours is sent')
@@ -161,6 +161,7 @@ t.test('user headers: names keep their case, order is kept, arrays repeat the he
   }))
   t.same(headers, [
     'Host: h',
+    'Connection: keep-alive',
     'X-Custom-Header: Value',
     'x-lower: v',
     'X-UPPER: V',
@@ -176,8 +177,7 @@ t.test('user headers: names keep their case, order is kept, arrays repeat the he
     'X-Spaces:   padded  ',
     'X-Tab: a\tb',
     'X-Obs: caf\u00c3\u00a9',
-    "!#$%&'*+-.^_`|~09azAZ: tchars",
-    'Connection: keep-alive'
+    "!#$%&'*+-.^_`|~09azAZ: tchars"
   ])
   const buf = encodeRequest({ host: 'h', headers: { 'X-Obs': 'caf\u00e9' } })
   t.ok(buf.includes(Buffer.from([0x63, 0x61, 0x66, 0xc3, 0xa9, 0x0d, 0x0a])), 'é as UTF-8 (c3 a9), as autocannon sends it')
@@ -186,7 +186,7 @@ t.test('user headers: names keep their case, order is kept, arrays repeat the he
 t.test('user headers: values beyond ASCII go out as their UTF-8 bytes, as autocannon sends them', async (t) => {
   for (const value of ['\u0100', '\u010a', '日本', '😀', 'a\u2028b', 'Jürgen']) {
     const buf = encodeRequest({ host: 'h', headers: { 'X-Value': value } })
-    const expected = Buffer.concat([Buffer.from('GET / HTTP/1.1\r\nHost: h\r\nX-Value: '), Buffer.from(value, 'utf8'), Buffer.from('\r\nConnection: keep-alive\r\n\r\n')])
+    const expected = Buffer.concat([Buffer.from('GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\nX-Value: '), Buffer.from(value, 'utf8'), Buffer.from('\r\n\r\n')])
     t.same(buf, expected, show(value))
   }
   const upstream = require('autocannon-upstream/lib/httpRequestBuilder')
@@ -196,9 +196,26 @@ t.test('user headers: values beyond ASCII go out as their UTF-8 bytes, as autoca
   t.same(value(ours), value(theirs), 'the same bytes as autocannon 9 for the value')
 })
 
+t.test('the head autocannon 9 writes, byte for byte: plain, headers, a body, a Content-Length of the user\'s, a Host of the user\'s', async (t) => {
+  const upstream = require('autocannon-upstream/lib/httpRequestBuilder')
+  const cases = {
+    plain: {},
+    headers: { headers: { 'x-a': '1', Accept: 'text/plain' } },
+    body: { method: 'POST', body: 'hello' },
+    'body and headers': { method: 'PUT', body: Buffer.from('héllo'), headers: { 'content-type': 'text/plain', 'x-b': ['1', '2'].join(',') } },
+    'the user\'s Content-Length': { method: 'POST', body: 'hello', headers: { 'Content-Length': '5', 'x-b': '2' } },
+    'the user\'s Host': { headers: { 'x-a': '1', host: 'example.com' } }
+  }
+  for (const [name, req] of Object.entries(cases)) {
+    const theirs = upstream({ hostname: '127.0.0.1', port: 3000 })({ path: '/p?q=1', ...req, headers: { ...req.headers } })
+    const ours = encodeRequest({ host: '127.0.0.1:3000', path: '/p?q=1', ...req })
+    t.equal(latin1(ours), latin1(theirs), name)
+  }
+})
+
 t.test('user headers: undefined and null values are left out, before any check', async (t) => {
   t.equal(latin1(encodeRequest({ host: 'h', headers: { 'x-a': undefined, 'x-b': null, 'x-c': 3, 'bad name': undefined } })),
-    'GET / HTTP/1.1\r\nHost: h\r\nx-c: 3\r\nConnection: keep-alive\r\n\r\n')
+    'GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\nx-c: 3\r\n\r\n')
   t.equal(latin1(encodeRequest({ host: 'h', headers: {} })), latin1(encodeRequest({ host: 'h' })), 'empty headers object')
   t.equal(latin1(encodeRequest({ host: 'h', headers: null })), latin1(encodeRequest({ host: 'h' })), 'null headers')
 })
@@ -272,12 +289,12 @@ t.test('Content-Length: Buffer and Uint8Array bodies are sent as they are', asyn
     'GET / HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\nContent-Length: 1\r\n\r\nq', 'a GET may have a body')
 })
 
-t.test('Content-Length: the user\'s is dropped and ours is sent, once', async (t) => {
+t.test('Content-Length: the user\'s is dropped and ours is sent, once, where the user put theirs', async (t) => {
   for (const name of ['Content-Length', 'content-length', 'CONTENT-LENGTH']) {
     const buf = encodeRequest({ method: 'POST', host: 'h', headers: { [name]: '999', 'X-A': 'b' }, body: 'héllo' })
     const { headers, body } = split(buf)
     t.equal(count(headers, 'content-length'), 1, `${name}: one Content-Length`)
-    t.same(headers, ['Host: h', 'X-A: b', 'Connection: keep-alive', 'Content-Length: 6'], `${name}: the right one`)
+    t.same(headers, ['Host: h', 'Connection: keep-alive', 'Content-Length: 6', 'X-A: b'], `${name}: the right one`)
     t.equal(body.toString(), 'héllo')
   }
   const noBody = split(encodeRequest({ method: 'GET', host: 'h', headers: { 'Content-Length': '5' } })).headers
@@ -317,7 +334,7 @@ t.test('bodies of other types are refused', async (t) => {
 
 t.test('Connection: keep-alive unless the user says otherwise, never twice', async (t) => {
   const def = split(encodeRequest({ host: 'h', headers: { 'X-A': '1' } })).headers
-  t.same(def, ['Host: h', 'X-A: 1', 'Connection: keep-alive'], 'after the user\'s headers')
+  t.same(def, ['Host: h', 'Connection: keep-alive', 'X-A: 1'], 'before the user\'s headers, as autocannon writes it')
   for (const [name, value] of [['Connection', 'close'], ['connection', 'Close'], ['CONNECTION', 'keep-alive'], ['Connection', 'Upgrade']]) {
     const { headers } = split(encodeRequest({ host: 'h', headers: { [name]: value } }))
     t.equal(count(headers, 'connection'), 1, `${name}: ${value}: one Connection`)
@@ -367,7 +384,7 @@ t.test('absolute form, for an HTTP proxy: decided when the bytes are built', asy
   const form = { origin: 'http://a.test:81', proxyAuthorization: basic('u', 'p') }
   const bytes = encodeRequest({ method: 'GET', path: '/x?y=1', host: 'a.test:81', headers: { Accept: '*/*' } }, form)
   t.equal(bytes.toString('latin1'),
-    'GET http://a.test:81/x?y=1 HTTP/1.1\r\nHost: a.test:81\r\nAccept: */*\r\nConnection: keep-alive\r\n' +
+    'GET http://a.test:81/x?y=1 HTTP/1.1\r\nHost: a.test:81\r\nConnection: keep-alive\r\nAccept: */*\r\n' +
     `Proxy-Authorization: ${basic('u', 'p')}\r\n\r\n`)
   t.equal(encodeRequest({ method: 'POST', path: '/', host: 'a.test', body: 'hi' }, { origin: 'http://a.test' }).toString('latin1'),
     'POST http://a.test/ HTTP/1.1\r\nHost: a.test\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nhi', 'no credentials, no Proxy-Authorization')
@@ -384,7 +401,7 @@ t.test('absolute form, for an HTTP proxy: decided when the bytes are built', asy
   t.equal(plain.staticBytes.toString('latin1').split('\r\n')[0], 'GET http://a.test:81/p HTTP/1.1')
   t.equal(plain.next(), plain.staticBytes, 'the same Buffer every time: nothing per request')
   const ids = new RequestSequence(base, [{ path: '/i/[<id>]' }], { encoding: http1Encoding, idReplacement: true })
-  t.match(ids.next().toString('latin1'), /^GET http:\/\/a\.test:81\/i\/[0-9a-z-]{27} HTTP\/1\.1\r\n/)
+  t.match(ids.next().toString('latin1'), /^GET http:\/\/a\.test:81\/i\/[A-Za-z0-9_-]{22}-\d{10} HTTP\/1\.1\r\n/)
   const hooked = new RequestSequence(base, [{ setupRequest: (req) => ({ ...req, path: '/hooked' }) }], { encoding: http1Encoding })
   t.match(hooked.next().toString('latin1'), /^GET http:\/\/a\.test:81\/hooked HTTP\/1\.1\r\n[^]*Proxy-Authorization: /)
 })

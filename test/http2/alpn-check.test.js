@@ -4,14 +4,18 @@
 // the target's own transport, whether it offers h2 in TLS (ALPN). Against
 // real TLS servers on loopback: one that offers h2 passes; one that offers
 // only http/1.1 (and ends the handshake with the alert) and one that knows
-// no ALPN refuse the run naming the origin (AC_H2_NOT_OFFERED); one that
-// cannot be reached, or never answers, is left to the run.
+// no ALPN refuse the run naming the origin (AC_H2_NOT_OFFERED); each
+// http origin (h2c) is sent our preface, and one that answers in HTTP/1.x
+// refuses the run too (AC_H2C_NOT_SPOKEN); one that cannot be reached, or
+// never answers, is left to the run.
 
 const t = require('tap')
 const net = require('net')
 const tls = require('tls')
 const https = require('https')
-const { checkH2 } = require('../../lib/http2/alpn-check')
+// Asked as a run asks it: through the registry, which puts each
+// protocol's targets to its check.
+const { preflight: checkH2 } = require('../../lib/protocols/registry')
 const { buildConfig } = require('../../lib/config/config')
 const { makePki } = require('../helpers/pki')
 const { tempDir } = require('../helpers/recording')
@@ -73,8 +77,12 @@ async function ended (seen) {
   return seen
 }
 
-function check (url, opts) {
-  return checkH2(buildConfig({ url, http2: true, timeout: 2, ...opts }))
+// The registry's check resolves to the run's config, which HTTP/2's
+// leaves as it was: undefined then, anything else as it came.
+async function check (url, opts) {
+  const config = buildConfig({ url, http2: true, timeout: 2, ...opts })
+  const out = await checkH2(config)
+  return out === config ? undefined : out
 }
 
 function notOffered (origin) {
@@ -121,11 +129,13 @@ t.test('once per origin, however many of its URLs; every origin asked in turn', 
   t.equal(a.seen.connections, 2, 'each check asks again: nothing is kept between runs')
 })
 
-t.test('nothing to ask: h2c targets, and a run without --http2', async (t) => {
+t.test('nothing to ask: a run without --http2', async (t) => {
   const plain = await counted(t, net.createServer((socket) => socket.destroy()))
-  t.equal(await check(`http://127.0.0.1:${plain.port}/`), undefined, 'http:// speaks h2c with prior knowledge')
+  const h1 = buildConfig({ url: `http://127.0.0.1:${plain.port}/` })
+  t.equal(await checkH2(h1), h1, 'an http:// target that speaks http/1.1: its config as it was')
   const { port, seen } = await counted(t, https.createServer(pki.server, (req, res) => res.end()))
-  t.equal(await checkH2(buildConfig({ url: `https://localhost:${port}/` })), undefined, 'the targets speak http/1.1')
+  const tls = buildConfig({ url: `https://localhost:${port}/` })
+  t.equal(await checkH2(tls), tls, 'the targets speak http/1.1')
   t.equal(plain.seen.connections + seen.connections, 0, 'no connection made')
 })
 
@@ -199,4 +209,28 @@ t.test('through a proxy: the check goes through its tunnel, and its TLS is asked
   const refusing = await connectProxy(t, { refuse: '403 Forbidden' })
   t.equal(await check(`https://localhost:${h2.port}/`, { proxy: refusing.url }), undefined, 'a proxy that refuses the tunnel: left to the run')
   t.same(refusing.connects, [`localhost:${h2.port}`])
+})
+
+t.test('an http:// target (h2c): our preface sent, an HTTP/1.x answer refused naming the origin; an h2c server passes', async (t) => {
+  const http = require('http')
+  const http2 = require('http2')
+  const h1 = await counted(t, http.createServer((req, res) => res.end('h1')))
+  await t.rejects(check(`http://127.0.0.1:${h1.port}/x`), {
+    code: 'AC_H2C_NOT_SPOKEN',
+    message: `the server at http://127.0.0.1:${h1.port} answered in HTTP/1.1: it does not speak HTTP/2 in clear text (h2c); drop --http2, or use https:// for ALPN`
+  })
+  t.equal((await ended(h1.seen)).connections, 1, 'asked once')
+  const h2c = await counted(t, http2.createServer())
+  t.equal(await check([`http://127.0.0.1:${h2c.port}/`, `http://127.0.0.1:${h2c.port}/2`]), undefined)
+  await ended(h2c.seen)
+  t.same([h2c.seen.connections, h2c.seen.closed], [1, 1], 'one connection for the origin, closed')
+  // One that accepts and says nothing: left to the run, after the timeout.
+  const silent = await counted(t, net.createServer(() => {}))
+  const started = Date.now()
+  t.equal(await check(`http://127.0.0.1:${silent.port}/`, { timeout: 0.3 }), undefined)
+  t.ok(Date.now() - started < 2000, 'within the timeout')
+  // One that closes at once, having said nothing: left to the run too.
+  const plain = await counted(t, net.createServer((socket) => socket.destroy()))
+  t.equal(await check(`http://127.0.0.1:${plain.port}/`), undefined)
+  t.equal(plain.seen.connections, 1)
 })

@@ -350,3 +350,16 @@ t.test('connection and stream errors', async (t) => {
   const large = parse(Buffer.concat([S, encodeData(1, Buffer.alloc(20000), true, 20000)]), [], { maxFrameSize: 20000 })
   t.same(large.events.slice(1).map((e) => e.data.length), [20000], 'a 20000-octet frame under maxFrameSize 20000')
 })
+
+t.test('an HTTP/1.x answer where the server\'s first frame should be: AC_H2C_NOT_SPOKEN with its version, however it is cut', async (t) => {
+  const answer = Buffer.from('HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n')
+  for (const cuts of [[], byteByByte(answer.length), [4, 9]]) {
+    const rec = parse(answer, cuts)
+    t.same(rec.events, [{ type: 'error', code: 'AC_H2C_NOT_SPOKEN', http2Code: ERROR_CODES.PROTOCOL_ERROR, streamId: 0, message: 'the server answered in HTTP/1.1: it does not speak HTTP/2 in clear text (h2c)' }], `cut at ${cuts.length} places`)
+    t.same(rec.problems, [])
+  }
+  t.same(parse(Buffer.from('HTTP/1.0 400 Bad Request\r\n\r\n'), []).events.map((e) => e.message), ['the server answered in HTTP/1.0: it does not speak HTTP/2 in clear text (h2c)'])
+  // After the server's SETTINGS, the same octets are a frame, too large.
+  const later = parse(Buffer.concat([SERVER_SETTINGS, answer]), [])
+  t.same(later.events.map((e) => e.code || e.type), ['settings', 'AC_H2_FRAME_SIZE_ERROR'], 'only as the first frame')
+})

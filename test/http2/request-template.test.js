@@ -19,7 +19,7 @@ const { h2Encoding } = require('../../lib/http2/request-frames')
 const { compileH2 } = require('../../lib/http2/request-template')
 const { seededRandom } = require('../../lib/core/random')
 const { tempDir } = require('../helpers/recording')
-const { framesOf, fieldsOf, END_STREAM, END_HEADERS } = require('../helpers/h2-protocol')
+const { framesOf, fieldsOf, END_STREAM, END_HEADERS } = require('../helpers/h2-framing')
 
 const HOST = '127.0.0.1:3000'
 const BASE = { host: HOST }

@@ -112,6 +112,12 @@ t.test('small numbers, errors, non-2xx, mismatches and resets', async (t) => {
   t.match(twice, /request pipeline was reset 2 times\n/)
 })
 
+t.test('a gRPC run\'s calls by status', async (t) => {
+  const lines = printResult(fixture({ protocol: 'grpc', grpcStatus: { OK: 90, UNAVAILABLE: 10 }, errors: 10, errorCodes: { AC_GRPC_UNAVAILABLE: 10 } }), { outputStream: plain }).split('\n')
+  t.ok(lines.includes('gRPC status: OK 90, UNAVAILABLE 10'), lines.filter((l) => l.includes('gRPC')).join(' | ') || 'no gRPC line')
+  t.notOk(printResult(fixture(), { outputStream: plain }).includes('gRPC'), 'none over HTTP')
+})
+
 t.test('another sample interval is named', async (t) => {
   const text = printResult(fixture({ sampleInt: 250 }), { outputStream: plain })
   t.match(text, /\nReq\/Bytes counts sampled every 0\.25 seconds\.\n/)
@@ -152,6 +158,15 @@ t.test('--timings adds where the time went: a row per phase taken', async (t) =>
   t.equal(parseTables(printResult(fixture(), { outputStream: plain, renderTimings: true })).length, 2, 'nothing for a result without timings')
   const rated = printResult(fixture({ timings, rate: { target: 100, achieved: 100, late: 0, arrivals: 'uniform' } }), { outputStream: plain, renderTimings: true })
   t.match(rated, /Under a fixed rate, Latency also counts the wait from the planned send time to the write: latency = wait \+ TTFB \+ transfer\./)
+  t.notMatch(text, /Inside DNS to TLS/, 'no generator delay known: no line')
+  const delayed = {
+    ...timings,
+    dns: { ...timings.dns, generatorDelay: { avg: 0, max: 0.05 } },
+    connect: { ...timings.connect, generatorDelay: { avg: 12.5, max: 23.75 } },
+    tls: { ...timings.tls, generatorDelay: { avg: 0.5, max: 1 } }
+  }
+  t.match(printResult(fixture({ timings: delayed }), { outputStream: plain, renderTimings: true }),
+    /\nInside DNS to TLS, this process's event loop was busy \(its own work, not the network's, up to that much of each step\): TCP connect 12\.5 ms on average, 23\.75 ms at most; TLS handshake 0\.5 ms on average, 1 ms at most\.\n/)
 })
 
 t.test('--renderStatusCodes adds the status code table', async (t) => {

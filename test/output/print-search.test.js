@@ -50,4 +50,7 @@ t.test('a step: its numbers in the columns, why after them', async (t) => {
 
 t.test('the probe', async (t) => {
   t.equal(probeLine({ connections: 10, ceiling: 15321.4 }), 'closed-loop probe at 10 connections: 15,321 req/s\n')
+  t.equal(probeLine({ connections: 10, ceiling: 900, tries: 2, starved: null }), 'closed-loop probe at 10 connections: 900 req/s, try 2 (the generator was starved in the first)\n')
+  t.equal(probeLine({ connections: 10, ceiling: 900, tries: 3, starved: null }), 'closed-loop probe at 10 connections: 900 req/s, try 3 (the generator was starved in the 2 before)\n')
+  t.equal(probeLine({ connections: 10, ceiling: 813, tries: 3, starved: { cause: 'starved', text: '…' } }), 'closed-loop probe at 10 connections: 813 req/s, the highest of 3 tries, each starved (this machine\'s ceiling, not the server\'s: the steps judge the server)\n')
 })

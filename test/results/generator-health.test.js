@@ -7,6 +7,7 @@
 // test/e2e/generator-health-runs.test.js.
 
 const t = require('tap')
+const { WARNING_PREFIX } = require('../../lib/core/warnings')
 const { Recorder } = require('../../lib/engine/recorder')
 const { aggregateResult } = require('../../lib/results/result')
 const { distortion, MAX_LATE_SHARE } = require('../../lib/results/generator-health')
@@ -109,6 +110,6 @@ t.test('writeOutputs prints the line on stderr, with -j too', async (t) => {
   const err = []
   const streams = { stdout: { write: (s) => out.push(s) }, stderr: { write: (s) => err.push(s) } }
   writeOutputs(rated({ loopP99: 4 }), { json: true, renderResultsTable: false }, { streams })
-  t.equal(err.join(''), 'autocannon: warning: the generator may have distorted the latency: its event loop ran 4 ms late at p99 (max 12 ms)\n')
+  t.equal(err.join(''), `${WARNING_PREFIX}the generator may have distorted the latency: its event loop ran 4 ms late at p99 (max 12 ms)\n`)
   t.equal(out.length, 1)
 })

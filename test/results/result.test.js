@@ -265,3 +265,21 @@ function buckets (h) {
   }
   return out
 }
+
+t.test('timings: each set-up step\'s generator delay, over threads, per connection that took it', async (t) => {
+  const a = new Recorder()
+  a.connected({ dns: 0, connect: 150, proxyConnect: -1, tls: 400, dnsDelay: 0, connectDelay: 3000, proxyConnectDelay: 0, tlsDelay: 1000 })
+  a.connected({ dns: 0, connect: 250, proxyConnect: -1, tls: 600, dnsDelay: 0, connectDelay: 1000, proxyConnectDelay: 0, tlsDelay: 0 })
+  const b = new Recorder()
+  b.connected({ dns: 0, connect: 200, proxyConnect: -1, tls: 500, dnsDelay: 0, connectDelay: 5000, proxyConnectDelay: 0, tlsDelay: 500 })
+  const snap = (r) => r.snapshot({ start: T0, finish: T0 + 1000 })
+  const { timings } = aggregateResult([snap(a), snap(b)])
+  t.same(timings.connect.generatorDelay, { avg: 3, max: 5 }, 'ms, the mean over the 3 connections and the longest')
+  t.same(timings.tls.generatorDelay, { avg: 0.5, max: 1 })
+  t.same(timings.dns.generatorDelay, { avg: 0, max: 0 })
+  t.equal(timings.proxyConnect.generatorDelay, undefined, 'a step no connection took: none')
+  t.equal(timings.ttfb.generatorDelay, undefined, 'only the set-up steps')
+  const old = snap(a)
+  delete old.setupDelay
+  t.equal(aggregateResult([old]).timings.connect.generatorDelay, undefined, 'a raw result without it (read back from a file): none')
+})

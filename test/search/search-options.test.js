@@ -22,7 +22,9 @@ t.test('the defaults, as the search documents them', async (t) => {
     nearGuesses: o.nearGuesses,
     minTailSamples: o.minTailSamples,
     maxGeneratorCpu: o.maxGeneratorCpu,
-    maxLoopDelay: o.maxLoopDelay
+    maxLoopDelay: o.maxLoopDelay,
+    generatorRetries: o.generatorRetries,
+    generatorPause: o.generatorPause
   }, {
     precision: 0.02,
     stepDuration: 5,
@@ -37,7 +39,9 @@ t.test('the defaults, as the search documents them', async (t) => {
     nearGuesses: 4,
     minTailSamples: 10,
     maxGeneratorCpu: 0.9,
-    maxLoopDelay: 50
+    maxLoopDelay: 50,
+    generatorRetries: 2,
+    generatorPause: 2
   })
   t.equal(o.confirmDuration, 10, 'twice the step')
   t.equal(o.lowRate, 200, '10% of the ceiling')
@@ -74,5 +78,8 @@ t.test('a bad value is refused with the option and what it must be', async (t) =
   refused({ confirmDuration: '10' }, 'invalid option "confirmDuration": "10" is not a positive number')
   refused({ lowRate: -1 }, 'invalid option "lowRate": -1 must be a number > 0')
   refused({ maxRate: 100, lowRate: 150 }, 'invalid option "maxRate": 100 is below the low rate (150)')
+  refused({ generatorRetries: 1.5 }, 'invalid option "generatorRetries": 1.5 is not an integer, 0 or more')
+  refused({ generatorPause: -1 }, 'invalid option "generatorPause": -1 is not a number of seconds (0 or more)')
   t.doesNotThrow(() => searchOptions({ ceiling: 2000, warmup: 0, nearGuesses: 0 }), 'no warm-up and no near guesses are allowed')
+  t.doesNotThrow(() => searchOptions({ ceiling: 2000, generatorRetries: 0, generatorPause: 0 }), 'no retries, no pause')
 })

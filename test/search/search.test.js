@@ -6,7 +6,7 @@
 
 const t = require('tap')
 const { createSearch } = require('../../lib/search/search')
-const { makeResult, capacityServer } = require('../helpers/step-results')
+const { makeResult, capacityServer, starvedGenerator } = require('../helpers/step-results')
 
 // Runs a search against a model to its end. The bound on iterations makes
 // a search that never ends fail the test instead of hanging it.
@@ -354,6 +354,74 @@ t.test('search: generator-bound', async (t) => {
     t.equal(out.steps, 1)
     t.equal(out.best, null)
     t.match(out.sentence, /^Generator-bound at 200 req\/s: use more workers \(-w\) or machines/)
+  })
+})
+
+// A step the generator could not run as planned: its health names other
+// processes (the thread not running for 600 ms of the step, its loop up to
+// 115 ms late), and p99 breaks 50 ms for it alone.
+function starvedResult (step) {
+  const r = makeResult({ target: step.rate, duration: step.duration, tailMs: 115, serviceMs: 1 })
+  r.connections = 20
+  r.generator = starvedGenerator()
+  return r
+}
+
+t.test('search: a step the generator could not run as planned is run again, never the server\'s failure', async (t) => {
+  const P99 = ['p99<50ms']
+  t.test('starved once at the low rate: run again after a pause, then the search goes on', async (t) => {
+    const server = capacityServer(1500)
+    let starve = 1
+    const out = drive(createSearch({ ceiling: 2000, slos: P99, connections: 20 }), (step) => starve-- > 0 ? starvedResult(step) : server(step))
+    t.equal(out.status, 'found', out.sentence)
+    t.same(out.history.slice(0, 2).map((h) => [h.step.kind, h.step.rate, h.verdict, h.step.tries, h.step.pause]),
+      [['low', 200, 'generator-bound', undefined, undefined], ['low', 200, 'pass', 2, 2]], 'the same step again, after 2 s')
+    t.match(out.history[0].reasons, [/^generator starved /, /p99 115 ms breaks p99 < 50 ms/, 'run again after a 2 s pause: the generator, not the server, was late'])
+    t.ok(out.best.rate <= 1500 && (1500 - out.best.rate) / 1500 < 0.02, `best ${out.best.rate}`)
+  })
+
+  t.test('starved in every try at the low rate: the machine could not measure, not "no sustainable rate"', async (t) => {
+    const out = drive(createSearch({ ceiling: 2000, slos: P99, connections: 20 }), starvedResult)
+    t.equal(out.status, 'generator-bound')
+    t.same(out.history.map((h) => [h.step.rate, h.verdict, h.step.tries, h.step.pause]),
+      [[200, 'generator-bound', undefined, undefined], [200, 'generator-bound', 2, 2], [200, 'generator-bound', 3, 4]], 'three tries, 2 s then 4 s apart')
+    t.equal(out.best, null)
+    t.equal(out.failed, null, 'no step failed')
+    t.match(out.generatorBound, { rate: 200, cause: 'starved', tries: 3, kind: 'low', measured: 'p99 115 ms' })
+    t.match(out.sentence, /^This machine could not measure 200 req\/s at 20 connections: the generator did not run it as planned, in each of 3 tries \(generator starved \(event-loop delay p99 61 ms, max 115 ms\): other processes had the CPU \(the thread was not running for 600 ms of its pauses, the longest 115 ms, 54 late requests\): run fewer processes on this machine, or spread the load over threads \(-w\); measured p99 115 ms\)\.$/)
+    t.notMatch(out.sentence, /no sustainable rate/)
+    t.match(out.history[2].reasons, [/^generator starved /, /p99 115 ms/, 'generator-bound in 3 tries'])
+  })
+
+  t.test('a step stopped early: the outcome gives the generator\'s reason, not the stop\'s', async (t) => {
+    const search = createSearch({ ceiling: 2000, slos: P99, connections: 20, generatorRetries: 0 })
+    const step = search.next()
+    const judgement = search.judge(step, starvedResult(step))
+    judgement.reasons.unshift('stopped at 2 of 11 s: 46 responses above 50 ms, …')
+    search.record(step, judgement)
+    t.match(search.outcome().generatorBound.reason, /^generator starved \(event-loop delay p99 61 ms/)
+  })
+
+  t.test('starved above the capacity it has measured: the rates below are still measured', async (t) => {
+    const server = capacityServer(1500)
+    const out = drive(createSearch({ ceiling: 2000, slos: P99, connections: 20 }), (step) => step.rate > 1300 ? starvedResult(step) : server(step))
+    t.equal(out.status, 'generator-bound')
+    t.equal(out.failed, null)
+    t.ok(out.best.rate <= 1300, `measured up to ${out.best.rate}`)
+    t.match(out.sentence, /^This machine could not measure 1,3\d\d req\/s at 20 connections: .* The server sustained 1,[23]\d\d req\/s at 20 connections with p99 < 50 ms \(p99 20 ms, 0 errors\), the most this machine could measure\.$/)
+  })
+
+  t.test('a generator saturated at a rate is not run again: the same rate would saturate it again', async (t) => {
+    const out = drive(createSearch({ ceiling: 2000, slos: SLO }), (step) =>
+      makeResult({ target: step.rate, duration: step.duration, tailMs: 900, generator: { cpu: 1, loopDelay: { p50: 0, p99: 300, max: 300 } } }))
+    t.equal(out.steps, 1)
+    t.equal(out.generatorBound.cause, 'saturated')
+  })
+
+  t.test('no retries asked: generator-bound at once', async (t) => {
+    const out = drive(createSearch({ ceiling: 2000, slos: P99, generatorRetries: 0 }), starvedResult)
+    t.equal(out.steps, 1)
+    t.equal(out.status, 'generator-bound')
   })
 })
 

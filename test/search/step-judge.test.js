@@ -5,8 +5,8 @@
 // and a saturated generator.
 
 const t = require('tap')
-const { judgeStep, requiredSamples, samplesNeeded } = require('../../lib/search/step-judge')
-const { makeResult } = require('../helpers/step-results')
+const { judgeStep, judgeProbe, requiredSamples, samplesNeeded } = require('../../lib/search/step-judge')
+const { makeResult, starvedGenerator } = require('../helpers/step-results')
 
 const SLO = ['p99<200ms']
 
@@ -172,6 +172,74 @@ t.test('generator-bound: a late event loop while service time stays low', async 
   t.equal(judgeStep(calm, { target: 5000, slos: SLO, maxLoopDelay: 30 }).verdict, 'generator-bound', 'the limit is an option')
 })
 
+// The generator's health (lib/results/generator-health.js) names why its
+// requests were late: other processes had the CPU, or its own work. A low
+// step at 81 req/s, 20 connections, p99 < 50 ms, as a loaded machine gave
+// it: 54 requests left late while the thread was not running, its event
+// loop up to 115 ms late, the server's service time a millisecond.
+function starvedStep (over = {}) {
+  const { generator, ...rest } = over
+  const r = makeResult({ target: 81, duration: 14, tailMs: 115, serviceMs: 1, ...rest })
+  r.connections = 20
+  r.requests.sent = r.requests.total
+  r.generator = { ...starvedGenerator(), ...generator }
+  return r
+}
+
+t.test('generator-bound: a miss while the generator health names starvation', async (t) => {
+  const P99 = ['p99<50ms']
+  const j = judgeStep(starvedStep(), { slos: P99 })
+  t.equal(j.verdict, 'generator-bound', 'not a failure of the server')
+  t.same(j.generator && j.generator.cause, 'starved')
+  t.match(j.reasons[0], /^generator starved \(event-loop delay p99 61 ms, max 115 ms\): other processes had the CPU \(the thread was not running for 600 ms of its pauses, the longest 115 ms, 54 late requests\): run fewer processes on this machine/)
+  t.match(j.reasons[1], /p99 115 ms breaks p99 < 50 ms/)
+  // The old rule alone (CPU, or a loop p99 over 50 ms with the service
+  // time under half the corrected latency) does not see it: p50 is 2 ms.
+  t.equal(judgeStep(starvedStep({ generator: { lateStarved: 0, late: 0, pauses: null } }), { slos: P99 }).verdict, 'fail', 'without the health\'s cause, a fail')
+
+  const own = judgeStep(starvedStep({ generator: { lateStarved: 0, lateOwn: 54, pauses: { own: { count: 12, ms: 600, max: 115 }, starved: { count: 1, ms: 0.5, max: 0.5 } } } }), { slos: P99 })
+  t.equal(own.verdict, 'generator-bound', 'its own work, too')
+  t.equal(own.generator.cause, 'own')
+  t.match(own.reasons[0], /^generator paused by its own work \(event-loop delay p99 61 ms, max 115 ms\): its own work \(600 ms of its pauses/)
+})
+
+t.test('not generator-bound: the health names starvation, but its pauses cannot account for the miss', async (t) => {
+  const P99 = ['p99<50ms']
+  // p99 at 400 ms: two of its longest pause (115 ms) leave it above 50 ms.
+  t.equal(judgeStep(starvedStep({ tailMs: 400 }), { slos: P99 }).verdict, 'fail', 'slower than the pauses can make it')
+  // 30% of 1,134 responses above 50 ms: more than 600 ms of pauses at 81
+  // req/s and 13 pauses of 20 connections could have held (308).
+  t.equal(judgeStep(starvedStep({ tailShare: 0.3 }), { slos: P99 }).verdict, 'fail', 'more slow responses than the pauses could hold')
+  // A lower bound missed: latency too low is no pause's doing.
+  t.equal(judgeStep(starvedStep({ tailMs: 40, baseMs: 2 }), { slos: ['p50>10ms'] }).verdict, 'fail', 'a lower bound')
+  // Late for want of a free connection: the server's back-pressure.
+  t.equal(judgeStep(starvedStep({ generator: { lateStarved: 0, lateNoConnection: 54, pauses: { own: { count: 0, ms: 0, max: 0 }, starved: { count: 0, ms: 0, max: 0 } }, loopDelay: { p50: 0, p99: 0.5, max: 1 } } }), { slos: P99 }).verdict, 'fail', 'every connection busy')
+  // The server's errors are its own.
+  t.equal(judgeStep(starvedStep({ errors: 100 }), { slos: P99 }).verdict, 'fail', 'errors')
+  // Short of the plan by more requests than came due while it was paused.
+  const shortBy = (achieved) => judgeStep(starvedStep({ tailMs: 20, achieved }), { target: 81, slos: ['p50<50ms'] })
+  t.equal(shortBy(75).verdict, 'fail', '84 requests short, 49 due in the pauses')
+  t.equal(shortBy(78).verdict, 'generator-bound', '42 short: within them')
+})
+
+// Near capacity a pause at the warm-up's end leaves a backlog the server
+// drains only at its margin: the window opens behind its plan (the
+// stepped run waited 2 s for it to catch up), answers all it is asked and
+// more (373 planned, 468 achieved: the backlog too), at the backlog's
+// latency.
+t.test('generator-bound: a window that opened behind its plan after a pause, on a backlog', async (t) => {
+  const P99 = ['p99<50ms']
+  const behind = { owed: 37, sincePauseMs: 2040, cause: 'starved' }
+  const backlog = () => makeResult({ target: 373, achieved: 468, duration: 0.2, baseMs: 95, tailMs: 130, serviceMs: 20 })
+  const j = judgeStep(backlog(), { slos: P99, behind })
+  t.equal(j.verdict, 'generator-bound')
+  t.same(j.generator, { cause: 'starved', text: 'generator starved before the window: a pause of its thread ended 2,040 ms before the window opened, 37 requests of the plan still unsent: the window measured that backlog' })
+  t.equal(judgeStep(backlog(), { slos: P99 }).verdict, 'fail', 'opened on time: the server\'s')
+  t.equal(judgeStep(backlog(), { slos: P99, behind: { ...behind, cause: 'own' } }).generator.cause, 'own')
+  const short = makeResult({ target: 373, achieved: 300, duration: 2, baseMs: 95, tailMs: 130 })
+  t.equal(judgeStep(short, { slos: P99, behind }).verdict, 'fail', 'short of its plan too: the server did not keep up')
+})
+
 t.test('not generator-bound: a server answering 5xx fails the step whatever the generator did', async (t) => {
   // Every response a 503 and a late loop: the latency miss may be ours,
   // the 503s are not.
@@ -247,4 +315,14 @@ t.test('pN comes with its interval; one that straddles the bound is chance, not 
   const saved = makeResult({ target: 1000, tailMs: 80, tailShare: 0.01 })
   delete saved.histograms
   t.equal(judgeStep(saved, { target: 1000, slos: P99 }).verdict, 'pass')
+})
+
+t.test('a closed-loop probe whose thread was not running for 10% of it or more was starved', async (t) => {
+  const probe = (starvedMs, max = 233) => ({ duration: 3, requests: { total: 2400 }, generator: { cpu: 0.7, loopDelay: { p50: 0, p99: 30, max }, pauses: { own: { count: 3, ms: 40, max: 20 }, starved: { count: 9, ms: starvedMs, max } } } })
+  t.same(judgeProbe(probe(450)), { cause: 'starved', text: 'generator starved: the thread was not running for 450 ms of the 3 s probe (15%), the longest 233 ms: other processes had the CPU' })
+  t.equal(judgeProbe(probe(300)).cause, 'starved', '10% exactly')
+  t.equal(judgeProbe(probe(200)), null, '6.7%: its ceiling a little low, no more')
+  const unsplit = probe(900)
+  unsplit.generator.pauses = null
+  t.equal(judgeProbe(unsplit), null, 'a thread with no CPU clock cannot tell')
 })

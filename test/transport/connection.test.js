@@ -99,6 +99,8 @@ t.test('phases(): each step of opening the socket from the marks the transport s
   // Plain TCP to an address: no lookup, connected when ready.
   c.readyAt = 0
   c.onConnect()
+  // The loop not busy in between (the test of the busy time is below).
+  c.startBusy = c.tcpBusy = c.readyBusy = 0
   const plain = c.phases()
   t.same([plain.dns, plain.proxyConnect, plain.tls], [0, -1, -1])
   t.equal(plain.connect, Math.round((c.readyAt - start) * 1000))
@@ -118,15 +120,46 @@ t.test('phases(): each step of opening the socket from the marks the transport s
   d.tcpAt = at + 1.5
   d.tunnelAt = at + 4
   d.readyAt = at + 10.25
-  t.same(d.phases(), { dns: 1000, connect: 500, proxyConnect: 2500, tls: 6250 })
+  d.startBusy = d.lookupBusy = d.tcpBusy = d.tunnelBusy = d.readyBusy = 0
+  const idle = { dnsDelay: 0, connectDelay: 0, proxyConnectDelay: 0, tlsDelay: 0 }
+  t.same(d.phases(), { dns: 1000, connect: 500, proxyConnect: 2500, tls: 6250, ...idle })
   d.tunnelAt = 0
-  t.same(d.phases(), { dns: 1000, connect: 500, proxyConnect: -1, tls: 8750 }, 'TLS straight after TCP')
+  t.same(d.phases(), { dns: 1000, connect: 500, proxyConnect: -1, tls: 8750, ...idle }, 'TLS straight after TCP')
   d.stop()
   d.stopped = false
   d.socket = null
   d.open()
   t.same([d.lookupAt, d.tcpAt, d.tunnelAt, d.readyAt], [0, 0, 0, 0], 'a new socket starts its marks afresh')
   d.stop()
+})
+
+t.test('phases(): the connect from its hand-over to the kernel, and the time our event loop was busy inside each step beside it, as its generator delay', async (t) => {
+  const { c } = connectionOf()
+  c.open()
+  const at = c.connectStartedAt
+  c.mark('attempt')
+  t.ok(c.attemptAt >= at, 'the hand-over marked')
+  t.ok(c.attemptBusy >= c.startBusy, 'with the loop\'s busy time then')
+  c.mark('tcp')
+  const tcpAt = c.tcpAt
+  c.mark('lookup')
+  t.equal(c.lookupAt, tcpAt, 'ends delivered by one poll: observed at the same moment')
+  c.lookupAt = 0
+  c.onConnect()
+  // Opened at 0; handed to the kernel at 3 ms (the loop busy 2.5 ms
+  // before: other connections opened); TCP up at 5 ms, the loop busy
+  // 1.5 ms of those 2; the handshake done at 9 ms, 1 ms of it our loop's.
+  c.attemptAt = at + 3
+  c.tcpAt = at + 5
+  c.readyAt = at + 9
+  c.startBusy = 10
+  c.attemptBusy = 12.5
+  c.tcpBusy = 14
+  c.readyBusy = 15
+  t.same(c.phases(), { dns: 0, connect: 2000, proxyConnect: -1, tls: 4000, dnsDelay: 0, connectDelay: 1500, proxyConnectDelay: 0, tlsDelay: 1000 })
+  c.attemptAt = 0
+  t.same([c.phases().connect, c.phases().connectDelay], [5000, 4000], 'no hand-over marked (a Unix socket): from the open')
+  c.stop()
 })
 
 t.test('a failure is counted once, however many ways the socket says so', async (t) => {

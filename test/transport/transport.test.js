@@ -204,12 +204,12 @@ t.test('TLS: SNI is the target\'s host name, or --servername', async (t) => {
 
 t.test('TLS: an h2 target offers h2 (ALPN), an http/1.1 one does not', async (t) => {
   const server = await tlsServer(t)
-  const h2 = open(transportFor(target({ secure: true, port: server.port, protocol: 'h2' }), { http2: true }), t)
+  const h2 = open(transportFor(target({ secure: true, port: server.port, alpn: ['h2'] }), {}), t)
   await h2.read('secure hello')
   t.same(server.handshakes[0].protocols, ['h2'], 'offered: h2')
   t.equal(h2.socket.alpnProtocol, 'h2', 'and chosen')
   server.handshakes.length = 0
-  const h1 = open(transportFor(target({ secure: true, port: server.port, protocol: 'http/1.1' }), {}), t)
+  const h1 = open(transportFor(target({ secure: true, port: server.port, alpn: undefined }), {}), t)
   await h1.read('secure hello')
   const offered = server.handshakes.filter((h) => h.protocols).flatMap((h) => h.protocols)
   t.notOk(offered.includes('h2'), `an http/1.1 target never offers h2 (offered: ${JSON.stringify(offered)})`)

@@ -150,7 +150,7 @@ t.test('the proxy\'s credentials go with CONNECT', async (t) => {
 t.test('ALPN inside the tunnel: an h2 target offers h2', async (t) => {
   const server = await tlsServer(t)
   const proxy = await connectProxy(t, { to: server.port })
-  const connect = transportFor(httpsTarget(server.port, proxyAt(proxy.port), { protocol: 'h2' }), { http2: true })
+  const connect = transportFor(httpsTarget(server.port, proxyAt(proxy.port), { alpn: ['h2'] }), {})
   const { conn, outcome } = open(t, connect)
   t.equal(await outcome, 'read')
   t.equal(server.seen[0].alpn, 'h2')

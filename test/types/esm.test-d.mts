@@ -2,7 +2,7 @@
 // itself and the helpers are named exports, as Node gives them at run time
 // (test/e2e/esm.test.js checks that side).
 
-import autocannon, { aggregateResult, findMaxRate, parseArguments, printResult, renderHtml, track, type Options } from 'cannonade'
+import autocannon, { aggregateResult, findMaxRate, parseArguments, printResult, renderHtml, start, track, type Options } from 'cannonade'
 import type { Result } from 'cannonade'
 import { expectError, expectType } from 'tsd'
 
@@ -18,6 +18,7 @@ expectType<string>(printResult(result))
 expectType<typeof autocannon.track>(track)
 expectType<typeof autocannon.aggregateResult>(aggregateResult)
 expectType<typeof autocannon.parseArguments>(parseArguments)
+expectType<typeof autocannon.start>(start)
 expectType<typeof autocannon.findMaxRate>(findMaxRate)
 expectType<typeof autocannon.renderHtml>(renderHtml)
 expectType<string>(renderHtml(result))

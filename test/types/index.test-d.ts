@@ -110,14 +110,18 @@ async function awaitable () {
   expectType<Readonly<autocannon.Options> | null>(instance.opts)
 }
 
-// The callback form.
-expectType<autocannon.Instance>(autocannon({ url }, (err, result) => {
+// The callback form: an EventEmitter that is not awaitable, as autocannon's.
+expectType<autocannon.RunEmitter>(autocannon({ url }, (err, result) => {
   expectType<autocannon.AutocannonError | null>(err)
   expectType<autocannon.Result>(result)
 }))
 autocannon({ url }, (err: Error | null, result: autocannon.Result) => {})
 autocannon({ url, skipAggregateResult: true }, (err, raw) => expectType<autocannon.RawResults>(raw))
 expectError(autocannon({ url }, (err: Error | null, result: string) => {}))
+expectError(autocannon({ url }, () => {}).then)
+// forever: its rounds never end, so no promise either.
+expectType<autocannon.RunEmitter>(autocannon({ url, forever: true }))
+expectError(autocannon({ url, forever: true }).then)
 
 // --- events --------------------------------------------------------------
 
@@ -246,19 +250,39 @@ expectError(autocannon.printResult(result, { renderLatencyTable: 'yes' }))
 expectType<string>(autocannon.printResult(result, { renderTimings: true }))
 expectError(autocannon.printResult(result, { renderTimings: 'yes' }))
 expectError(autocannon.track(instance, { outputStream: 'stderr' }))
+// The callback form's instance, as docs/library.md tracks it.
+expectType<autocannon.RunEmitter>(autocannon.track(autocannon({ url }, () => {}), { renderProgressBar: false }))
 
 declare const raw: autocannon.RawResult
 expectType<autocannon.Result>(autocannon.aggregateResult([raw, raw], { url, connections: 10, sampleInt: 1000 }))
 expectType<autocannon.Result>(autocannon.aggregateResult(raw))
 expectError(autocannon.aggregateResult([result]))
+declare const upstreamRaw: autocannon.UpstreamRawResult
+declare const hist: autocannon.HdrHistogram
+expectType<autocannon.Result>(autocannon.aggregateResult(upstreamRaw, { url, title: 't' }, { requests: hist, throughput: hist }))
+expectType<autocannon.Result>(autocannon.aggregateResult([raw, upstreamRaw], { url }))
+expectType<string>(raw.latencies)
+// autocannon's keys, which RawResult has by extending UpstreamRawResult.
+expectType<number>(raw.totalRequests)
+expectType<Record<string, { count: number }>>(raw.statusCodeStats)
+expectType<Date | string | number>(raw.finish)
+expectError(autocannon.aggregateResult(raw, { url }, { requests: 'not a histogram' }))
 
 const parsed = autocannon.parseArguments(['-c', '100', '-d', '5', url])
-if (!parsed.help && !parsed.version) {
+expectType<autocannon.ParsedOptions | undefined>(parsed)
+if (parsed !== undefined) {
   expectType<string | string[]>(parsed.url)
   expectType<boolean>(parsed.renderProgressBar)
+  expectType<string[]>(parsed._)
+  expectType<string[]>(parsed['--'])
+  expectType<boolean>(parsed.json)
+  expectType<unknown>(parsed.c)
   autocannon(parsed)
 }
 expectError(autocannon(autocannon.parseArguments(['-h'])))
+expectType<undefined>(autocannon.start(autocannon.parseArguments(['-c', '100', url])))
+expectType<undefined>(autocannon.start({ url }))
+expectError(autocannon.start(['-c', '100', url]))
 expectError(autocannon.parseArguments('-c 100'))
 
 // require('autocannon').default is autocannon too (a default import without esModuleInterop reads it).
@@ -298,8 +322,14 @@ expectType<number>(mergedResult.requests.total)
 expectError(autocannon.mergeResults(result))
 const forced = autocannon.mergeResults([result, result], { force: true })
 expectType<string[]>(forced.merge.differences.map((d) => d.flag))
-expectType<'h2' | 'mixed' | undefined>(forced.protocol)
+expectType<'h2' | 'grpc' | 'mixed' | undefined>(forced.protocol)
 if (result.shard && result.shard.run) expectType<number>(result.shard.run.connections)
+
+// gRPC: the library's object or the flags' keys; the result's statuses.
+const grpcRun = autocannon({ url: 'http://127.0.0.1:50051', grpc: { proto: 'echo.proto', call: 'bench.Echo/Say', data: { name: 'x' }, metadata: ['x-user: ann'], timeout: '500ms', compression: 'gzip' } })
+grpcRun.then((r) => expectType<number | undefined>(r.grpcStatus?.UNAVAILABLE))
+autocannon({ url: 'http://127.0.0.1:50051', call: 'bench.Echo/Say', proto: 'echo.proto', protoPath: ['protos'], data: '{}', metadata: ['k: v'], grpcTimeout: 0.5, grpcCompression: 'off' })
+expectError(autocannon({ url: 'http://127.0.0.1:50051', grpc: { call: 'bench.Echo/Say', compression: 'br' } }))
 
 // compare: two results in, verdicts out.
 {

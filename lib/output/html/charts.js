@@ -14,6 +14,8 @@ const { decode, valueSum } = require('../../results/histogram')
 const PALETTE = ['#0072b2', '#d55e00', '#009e73', '#cc79a7', '#e69f00', '#56b4e9', '#000000', '#f0e442']
 const DASHED = [6, 4]
 const DOTTED = [2, 3]
+const LONG_DASHED = [12, 4]
+const DASH_DOTTED = [8, 3, 2, 3]
 
 function colour (i) {
   return PALETTE[i % PALETTE.length]
@@ -146,6 +148,13 @@ function latencyOverTime (runs) {
     const which = latencyKind(run)
     lines.push({ label: several ? `${run.name} p50 (${which})` : `p50 (${which})`, color: pick(i, 0), points: zip(xs, latencyP50) })
     lines.push({ label: several ? `${run.name} p99 (${which})` : `p99 (${which})`, color: pick(i, 1), dash: DASHED, points: zip(xs, latencyP99) })
+    // Under a rate, the service time per interval beside it, when the
+    // series has it (the dashboard's does: its samples carry it).
+    const { uncorrectedP50, uncorrectedP99 } = run.result.series
+    if (uncorrectedP50 && uncorrectedP99) {
+      lines.push({ label: several ? `${run.name} p50 (uncorrected)` : 'p50 (uncorrected)', color: pick(i, 2), dash: LONG_DASHED, points: zip(xs, uncorrectedP50) })
+      lines.push({ label: several ? `${run.name} p99 (uncorrected)` : 'p99 (uncorrected)', color: pick(i, 3), dash: DASH_DOTTED, points: zip(xs, uncorrectedP99) })
+    }
     // The generator's longest pause in the interval, on the same axis: a
     // latency peak that it matches may be ours, not the server's.
     if (loopDelayMax) lines.push({ label: several ? `${run.name} generator pause` : 'generator pause (max)', color: several ? colour(i) : '#e69f00', dash: DOTTED, points: zip(xs, loopDelayMax) })
@@ -190,6 +199,7 @@ function timingsOverTime (runs) {
       stacked: true,
       title: several ? `Where the time went per interval: ${run.name}` : 'Where the time went per interval',
       xLabel: 'seconds since start',
+      xStep: step([run]),
       yLabel: 'mean time (ms), stacked'
     }, lines))
   })

@@ -8,9 +8,12 @@
 // console, can look at what was drawn.
 
 ;(function () {
-  const report = JSON.parse(document.getElementById('report-data').textContent)
+  // The dashboard loads this script for its options() alone: no data of
+  // a report in its page.
+  const data = document.getElementById('report-data')
+  const report = data ? JSON.parse(data.textContent) : { charts: [] }
   const plots = {}
-  window.autocannonReport = { charts: plots, ready: false }
+  window.autocannonReport = { charts: plots, ready: false, options, swatches }
 
   // 1/(1−p) → "99.9%": the label of HdrHistogram's percentile axis.
   function percentile (x, decimals) {
@@ -44,6 +47,37 @@
     const out = []
     for (const k of [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 18000, 36000, 86400]) out.push(k * unit)
     return out
+  }
+
+  // A time axis: ticks at whole samples (multiples of `unit`, as few as
+  // keep about a dozen), counted from the first sample's, which is always
+  // one: uPlot's own ticks start at the first multiple of their step past
+  // the axis' start, and drop the first sample when it ends a moment
+  // after its grid point (1.002 s).
+  function timeTicks (unit) {
+    return function (u, axis, min, max) {
+      const xs = u.data[0]
+      const first = xs.length && xs[0] != null ? Math.round(xs[0] / unit) * unit : Math.ceil(min / unit) * unit
+      let incr = unit
+      for (const k of multiples(unit)) {
+        incr = k
+        if ((max - first) / k <= 12) break
+      }
+      const ticks = []
+      for (let x = first; x <= max + unit * 0.001; x += incr) ticks.push(Math.round(x * 1000) / 1000)
+      return ticks
+    }
+  }
+
+  // The x range of a time axis: its samples', widened to the grid points
+  // they are a moment past, so that the first tick is on the axis.
+  function onGrid (unit) {
+    return function (u, min, max) {
+      if (min == null || max == null) return [min, max]
+      const lo = Math.min(min, Math.round(min / unit) * unit)
+      const hi = Math.max(max, Math.round(max / unit) * unit)
+      return lo === hi ? [lo - unit, hi + unit] : [lo, hi]
+    }
   }
 
   // 1, 2, 5 × 10^n within the range: labelled ticks on a log axis, which
@@ -89,6 +123,8 @@
     ctx.textAlign = 'left'
     ctx.textBaseline = 'alphabetic'
     ctx.font = (12 * px) + 'px system-ui, sans-serif'
+    // Each word drawn, and where (CSS px), for a test to check.
+    const placed = []
     for (const m of marks) {
       if (m.y == null) continue
       const x = u.valToPos(m.x, 'x', true)
@@ -100,14 +136,81 @@
       ctx.stroke()
       if (m.label) {
         ctx.fillStyle = m.color
-        // Left of the point when the word would run off the plot.
-        const w = ctx.measureText(m.label).width
-        const left = x + 10 * px + w > u.bbox.left + u.bbox.width
-        // Below a point under a limit line (the answer), above otherwise.
-        ctx.fillText(m.label, left ? x - 10 * px - w : x + 10 * px, m.below ? y + 18 * px : y - 8 * px)
+        const box = labelBox(u, m, x, y, ctx.measureText(m.label).width, px)
+        ctx.fillText(m.label, box.x, box.y + box.h - 3 * px)
+        placed.push({ label: m.label, x: box.x / px, y: box.y / px, w: box.w / px, h: box.h / px, crossings: box.crossings })
       }
     }
+    u.labels = placed
     ctx.restore()
+  }
+
+  // Where a mark's word goes: of the places around its point (right or
+  // left of it, above or below, nearer or further), the first that stays
+  // on the plot and crosses the fewest drawn lines; the answer's word
+  // (below: true) tries below first.
+  function labelBox (u, m, x, y, w, px) {
+    const h = 14 * px
+    const gap = 10 * px
+    const right = u.bbox.left + u.bbox.width
+    const bottom = u.bbox.top + u.bbox.height
+    const places = []
+    const rows = m.below ? [8, 26, -22, -40, 44, -58] : [-22, 8, -40, 26, -58, 44]
+    for (const dy of rows) {
+      for (const dx of [gap, -gap - w]) places.push({ x: x + dx, y: y + dy * px, w, h })
+    }
+    let best = null
+    for (const p of places) {
+      if (p.x < u.bbox.left || p.x + w > right || p.y < u.bbox.top || p.y + h > bottom) continue
+      p.crossings = crossings(u, p)
+      if (best === null || p.crossings < best.crossings) best = p
+      if (best.crossings === 0) break
+    }
+    return best || { ...places[0], crossings: -1 }
+  }
+
+  // How many segments of the drawn lines pass through a box (canvas px).
+  function crossings (u, box) {
+    let n = 0
+    const xs = u.data[0]
+    for (let si = 1; si < u.series.length; si++) {
+      const s = u.series[si]
+      if (!s.show) continue
+      let prev = null
+      for (let i = 0; i < xs.length; i++) {
+        const v = u.data[si][i]
+        if (v == null || xs[i] == null) continue
+        const p = [u.valToPos(xs[i], 'x', true), u.valToPos(v, s.scale, true)]
+        if (prev !== null && segmentInBox(prev, p, box)) n++
+        prev = p
+      }
+    }
+    return n
+  }
+
+  // Whether the segment a–b meets the box: clipped to it, one side at a time
+  // (Liang–Barsky).
+  function segmentInBox (a, b, box) {
+    let t0 = 0
+    let t1 = 1
+    const dx = b[0] - a[0]
+    const dy = b[1] - a[1]
+    const edges = [[-dx, a[0] - box.x], [dx, box.x + box.w - a[0]], [-dy, a[1] - box.y], [dy, box.y + box.h - a[1]]]
+    for (const [p, q] of edges) {
+      if (p === 0) {
+        if (q < 0) return false
+        continue
+      }
+      const r = q / p
+      if (p < 0) {
+        if (r > t1) return false
+        if (r > t0) t0 = r
+      } else {
+        if (r < t0) return false
+        if (r < t1) t1 = r
+      }
+    }
+    return true
   }
 
   // An SLO is a limit at every rate, not a measurement: a level line
@@ -179,13 +282,15 @@
           : chart.xLog
             ? { label: chart.xLabel, splits: oneTwoFive, filter: function (u, splits) { return splits }, values: function (u, ticks) { return ticks.map(function (x) { return x == null ? null : x.toLocaleString('en-US') }) } }
             // A time axis ticks at whole samples, not between two.
-            : chart.xStep ? { label: chart.xLabel, incrs: multiples(chart.xStep) } : { label: chart.xLabel },
+            : chart.xStep
+              ? { label: chart.xLabel, splits: timeTicks(chart.xStep), filter: function (u, splits) { return splits }, values: function (u, ticks) { return ticks.map(function (x) { return x == null ? null : String(x) }) } }
+              : { label: chart.xLabel },
       { label: chart.yLabel, scale: 'y', size: 60 }
     ]
     const scales = {
       x: percentiles
         ? { time: false, distr: 3, log: 10, range: function (u, min, max) { return [1, Math.pow(10, Math.max(1, Math.ceil(Math.log10(max || 10))))] } }
-        : chart.points ? { time: false, distr: chart.xLog ? 3 : 1, log: 10, range: padded(chart.xLog) } : { time: false },
+        : chart.points ? { time: false, distr: chart.xLog ? 3 : 1, log: 10, range: padded(chart.xLog) } : chart.xStep ? { time: false, range: onGrid(chart.xStep) } : { time: false },
       y: chart.yLog ? { distr: 3, log: 10 } : { range: fromZero }
     }
     if (chart.y2Label) {
@@ -201,11 +306,47 @@
     return opts
   }
 
+  // The legend's swatch of each line: a short stretch of the line itself,
+  // its colour and its dash (uPlot's is a square of the colour alone,
+  // which cannot tell a run's p50 from its p99).
+  function swatches (u, chart) {
+    const rows = u.root.querySelectorAll('.u-legend .u-series')
+    // The x series has a row only in a live legend.
+    const skip = rows.length > chart.series.length ? 1 : 0
+    chart.series.forEach(function (s, k) {
+      const row = rows[k + skip]
+      const marker = row && row.querySelector('.u-marker')
+      if (!marker) return
+      const px = 2
+      const canvas = document.createElement('canvas')
+      canvas.width = 28 * px
+      canvas.height = 12 * px
+      canvas.className = 'swatch'
+      canvas.dataset.dash = s.dash ? s.dash.join(',') : ''
+      canvas.dataset.color = s.color
+      const ctx = canvas.getContext('2d')
+      if (s.fill) {
+        ctx.fillStyle = s.fill
+        ctx.fillRect(0, 6 * px, 28 * px, 6 * px)
+      }
+      ctx.strokeStyle = s.color
+      ctx.lineWidth = 2 * px
+      ctx.setLineDash((s.dash || []).map(function (d) { return d * px }))
+      ctx.beginPath()
+      ctx.moveTo(0, 6 * px)
+      ctx.lineTo(28 * px, 6 * px)
+      ctx.stroke()
+      if (s.marker === 'square') ctx.strokeRect(10 * px, 2 * px, 8 * px, 8 * px)
+      marker.replaceWith(canvas)
+    })
+  }
+
   const holders = []
   for (const chart of report.charts) {
     const holder = document.getElementById('chart-' + chart.id)
     const width = holder.clientWidth || 900
     plots[chart.id] = new uPlot(options(chart, width), chart.data, holder) // eslint-disable-line new-cap
+    swatches(plots[chart.id], chart)
     holders.push([holder, plots[chart.id]])
   }
 

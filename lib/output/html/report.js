@@ -24,8 +24,13 @@ const { capacityTable, stepTable } = require('./search-tables')
 const tables = require('./tables')
 const { escapeHtml, integer } = tables
 const { distortionLine } = require('../../results/generator-health')
+const printResult = require('../print-result')
+const { lazy } = require('../../core/lazy')
+// Lazy: only a merged result needs it.
+const merge = lazy(() => require('../../distributed/merge'))
 
-const VERSION = require('../../../package.json').version
+// The tool's own name and version: autocannon has no HTML report.
+const { name: NAME, version: VERSION } = require('../../../package.json')
 
 function asset (file) {
   return fs.readFileSync(file, 'utf8')
@@ -109,12 +114,12 @@ function nameRuns (inputs, names = []) {
 function pageTitle (runs, title) {
   if (title) return title
   const searchesOnly = runs.every((r) => r.kind === 'search')
-  if (runs.length > 1) return `autocannon: ${searchesOnly ? 'capacity of ' : ''}${runs.map((r) => r.name).join(' vs ')}`
+  if (runs.length > 1) return `${NAME}: ${searchesOnly ? 'capacity of ' : ''}${runs.map((r) => r.name).join(' vs ')}`
   const [run] = runs
-  if (run.kind === 'search') return `autocannon: capacity of ${searchUrl(run.search) || run.name}`
+  if (run.kind === 'search') return `${NAME}: capacity of ${searchUrl(run.search) || run.name}`
   const { result } = run
   const url = Array.isArray(result.url) ? result.url.join(', ') : result.url
-  return `autocannon: ${result.title || url || run.name}`
+  return `${NAME}: ${result.title || url || run.name}`
 }
 
 function chartSection (chart, note) {
@@ -172,10 +177,21 @@ function generatorVerdicts (runs) {
   }).filter(Boolean).join('\n')
 }
 
+// A merge with shards missing says so where the run is described, in the
+// words of the CLI's line after its tables.
+function missingVerdicts (runs) {
+  return runs.map(({ name, result }, i) => {
+    const missing = result.merge ? merge().missingText(result.merge) : null
+    if (missing === null) return ''
+    const who = runs.length > 1 ? `${escapeHtml(name)}: ` : ''
+    return `<p class="sentence verdict" id="merge-missing-${i}">${who}${escapeHtml(printResult.missingLine(missing))}</p>`
+  }).filter(Boolean).join('\n')
+}
+
 function resultPart (runs) {
   const drawn = charts(runs)
   const thresholds = tables.thresholdTables(runs)
-  const verdicts = generatorVerdicts(runs)
+  const verdicts = [missingVerdicts(runs), generatorVerdicts(runs)].filter(Boolean).join('\n')
   const html = `${tables.runTable(runs)}
 ${verdicts}
 ${thresholds ? `<h2>Thresholds</h2>\n${thresholds}` : ''}
@@ -227,14 +243,14 @@ function page ({ heading, body, charts }) {
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="autocannon ${escapeHtml(VERSION)}">
+<meta name="generator" content="${escapeHtml(NAME)} ${escapeHtml(VERSION)}">
 <title>${escapeHtml(heading)}</title>
 <style>${inlineStyle(uplotCss)}</style>
 <style>${inlineStyle(pageCss)}</style>
 </head>
 <body>
 <h1>${escapeHtml(heading)}</h1>
-<p class="meta">Written by autocannon ${escapeHtml(VERSION)}</p>
+<p class="meta">Written by ${escapeHtml(NAME)} ${escapeHtml(VERSION)}</p>
 ${body}
 <script type="application/json" id="report-data">${scriptJson(data)}</script>
 <script>${inlineScript(uplotJs)}</script>

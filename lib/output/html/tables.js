@@ -11,6 +11,10 @@ const { noResponseLine } = require('../../results/no-response')
 const { distortionLine } = require('../../results/generator-health')
 const { thousands } = require('../../core/format')
 const { CAUSES } = require('../../core/errors')
+const { lazy } = require('../../core/lazy')
+// Lazy: only a merged result needs it.
+const merge = lazy(() => require('../../distributed/merge'))
+const { protocolOfResult } = require('../../protocols/registry')
 
 const ENTITIES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 
@@ -62,8 +66,8 @@ function runTable (runs) {
     row('connections', 'Connections', each((r) => r.connectionStages
       ? `ramped: ${r.connectionStages.map((s) => `${number(s.duration, 3)} s to ${integer(s.connections)}`).join(', ')}`
       : integer(r.connections))),
-    row('protocol', 'Protocol', each((r) => r.protocol === 'h2' ? 'HTTP/2' : 'HTTP/1.1')),
-    row('pipelining', 'Pipelining', each((r) => r.protocol === 'h2' ? `${integer(r.pipelining)} streams per connection` : integer(r.pipelining))),
+    row('protocol', 'Protocol', each((r) => protocolOfResult(r).label)),
+    row('pipelining', 'Pipelining', each((r) => protocolOfResult(r).streams ? `${integer(r.pipelining)} streams per connection` : integer(r.pipelining))),
     row('workers', 'Worker threads', each((r) => r.workers ? integer(r.workers) : 'none')),
     row('rate', 'Rate', each(rateOf)),
     row('sampleInt', 'Sample interval', each((r) => `${integer(r.sampleInt || 1000)} ms`)),
@@ -74,7 +78,11 @@ function runTable (runs) {
     // Why a run stopped before its end, when it did.
     row('stopped', 'Stopped early', each((r) => r.aborted
       ? `aborted at ${r.aborted.at} s: ${r.aborted.threshold}`
-      : r.partial && r.partial.signal ? `by ${r.partial.signal}` : 'no'))
+      : r.partial && r.partial.signal ? `by ${r.partial.signal}` : 'no')),
+    // A merge's parts, and those missing (autocannon merge).
+    ...(runs.some(({ result }) => result.merge)
+      ? [row('merge', 'Merged from', each((r) => r.merge ? merge().mergeSummary(r.merge).replace(/^merged /, '') : 'one run'))]
+      : [])
   ])
 }
 

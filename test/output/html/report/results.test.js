@@ -6,6 +6,7 @@
 // Chromium by test/e2e/report-html.test.js.
 
 const t = require('tap')
+const { WARNING_PREFIX } = require('../../../../lib/core/warnings')
 const { percentileDistribution } = require('../../../../lib/output/html/percentiles')
 const { renderHtml, scriptJson } = require('../../../../lib/output/html/report')
 const { cliText } = require('../../../../lib/output/html/tables')
@@ -148,7 +149,7 @@ t.test('the generator\'s verdict: the line the CLI prints, on the run page and a
   const calm = resultOfLatencies({ perSecond: [[20000, 21000]], uncorrected: (us) => us / 2 })
   const distorted = resultOfLatencies({ perSecond: [[20000, 21000]], uncorrected: (us) => us / 2 })
   distorted.generator = { ...distorted.generator, loopDelay: { p50: 0, p99: 4, max: 12 }, pauses: { own: { count: 0, ms: 0.5, max: 0.5 }, starved: { count: 3, ms: 30, max: 12 } } }
-  const line = 'autocannon: warning: the generator may have distorted the latency: its event loop ran 4 ms late at p99 (max 12 ms); ' +
+  const line = `${WARNING_PREFIX}the generator may have distorted the latency: its event loop ran 4 ms late at p99 (max 12 ms); ` +
     'cause: other processes had the CPU (the thread was not running for 30 ms of its pauses, the longest 12 ms): run fewer processes on this machine, or spread the load over threads (-w)'
   const one = renderHtml([distorted])
   t.match(one, `<p class="sentence verdict" id="generator-verdict-0">${line}</p>`, 'on the run page')
@@ -157,4 +158,15 @@ t.test('the generator\'s verdict: the line the CLI prints, on the run page and a
   t.notMatch(both, /id="generator-verdict-0"/, 'a calm run has none')
   t.match(both, `<p class="sentence verdict" id="generator-verdict-1">loaded.json: ${line}</p>`, 'named, beside other runs')
   t.notMatch(cliText(calm), /distorted/)
+})
+
+t.test('the page names this tool and its version, not autocannon (which has no HTML report)', async (t) => {
+  const { name, version } = require('../../../../package.json')
+  const result = resultOfLatencies({ perSecond: [[20000]] })
+  const html = renderHtml([{ ...result, url: 'http://127.0.0.1:9/x' }])
+  t.ok(html.includes('<title>cannonade: http://127.0.0.1:9/x</title>'), 'the title')
+  t.ok(html.includes(`<meta name="generator" content="${name} ${version}">`), 'the generator')
+  t.ok(html.includes(`<p class="meta">Written by ${name} ${version}</p>`), 'the footer')
+  t.equal(name, 'cannonade')
+  t.notOk(/autocannon/.test(/<head>[^]*<\/head>/.exec(html)[0].replace(/<style>[^]*?<\/style>/g, '')), 'no autocannon in the head')
 })

@@ -35,7 +35,7 @@ t.test('the page: capacity table, step tables, sentences, in the order of the ch
   t.same(data.charts.map((c) => c.id), ['capacity', 'search-0', 'search-1', 'search-2', 'search-3', 'search-4', 'search-5'])
   t.equal(chart(html, 'search-3').title, 'b: latency by offered rate at 10 connections', 'several files: each chart names its file')
   for (let k = 0; k < 6; k++) t.ok(html.includes(`<div class="chart" id="chart-search-${k}"></div>`), `a place for chart search-${k}`)
-  t.match(html, /<title>autocannon: capacity of a vs b<\/title>/)
+  t.match(html, /<title>cannonade: capacity of a vs b<\/title>/)
 
   // The capacity table: name, connections, best, status, failed, probe, steps, wall, SLOs.
   t.same(rowCells(html, 'capacity', 'capacity-0'), ['a', '10', '900 req/s', 'found', '975 req/s (p99 70 ms)', '1,200 req/s', '6', '18 s', 'p99&lt;50ms, errors&lt;1%'])
@@ -70,7 +70,7 @@ t.test('names: a search\'s title, else its file, else its URL', async (t) => {
   withUrl.searches[0].steps[0].result = { url: 'http://127.0.0.1:9/x', latency: {}, requests: { total: 1 } }
   const labels = (html) => chart(html, 'capacity').series.map((s) => s.label)
   t.same(labels(renderHtml([withUrl])), ['http://127.0.0.1:9/x'])
-  t.match(renderHtml([withUrl]), /<title>autocannon: capacity of http:\/\/127\.0\.0\.1:9\/x<\/title>/)
+  t.match(renderHtml([withUrl]), /<title>cannonade: capacity of http:\/\/127\.0\.0\.1:9\/x<\/title>/)
   t.same(labels(renderHtml([withUrl], { names: ['server-a'] })), ['server-a'])
   withUrl.searches[0].steps[0].result.title = 'checkout'
   t.same(labels(renderHtml([withUrl], { names: ['server-a'] })), ['checkout'])

@@ -1,8 +1,8 @@
 'use strict'
 
-// HTTP/2's protocol object (lib/http2/client-h2.js) on its own, for its
-// unit tests and server-frames.js's: a real request sequence, the fake
-// client and socket of protocol-fakes.js, the server's frames fed to
+// HTTP/2's framing object (lib/http2/client-h2.js) on its own, for its
+// unit tests and its server frames' (client-h2/server-frames.test.js): a
+// real request sequence, the fake client and socket of framing-fakes.js, the server's frames fed to
 // read() as a socket would, and what the client wrote split back into
 // frames (a frame header is 9 octets, RFC 9113 §4.1: read here by hand,
 // not by the codec under test).
@@ -12,7 +12,7 @@ const { RequestSequence } = require('../../lib/client/request-sequence')
 const { h2Encoding } = require('../../lib/http2/request-frames')
 const { encodeSettings, CLIENT_PREFACE } = require('../../lib/http2/frames')
 const { Decoder, encodeField } = require('../../lib/http2/hpack')
-const { fakeClient } = require('./protocol-fakes')
+const { framed } = require('./framing-fakes')
 
 const BASE = Object.freeze({ method: 'GET', path: '/', headers: {}, host: 'h.test' })
 
@@ -55,20 +55,19 @@ function block (...fields) {
   return Buffer.concat(fields.map(([name, value]) => encodeField(name, value)))
 }
 
-// The protocol for a sequence of `entries` (pipelining: the streams it
+// The framing for a sequence of `entries` (pipelining: the streams it
 // keeps in flight), on an open socket; with `settings`, the server's
 // SETTINGS came, and what was written so far is forgotten.
 function h2 ({ entries, pipelining = 4, client = {}, settings = null } = {}) {
   const sequence = new RequestSequence(BASE, entries, { encoding: h2Encoding({ secure: false }) })
-  const fake = fakeClient(sequence, client)
-  const protocol = http2.create(fake.client, { pipelining })
-  fake.constructed()
-  protocol.refresh()
-  protocol.open()
+  const fake = framed(http2, sequence, { pipelining }, client)
+  const framing = fake.framing
+  framing.refresh()
+  framing.open()
   // The server's frames, in one read.
   const feed = (...frames) => {
     const buf = Buffer.concat(frames)
-    protocol.read(buf, 0, buf.length)
+    framing.read(buf, 0, buf.length)
   }
   // What the client wrote since last asked, as frames (the preface's magic
   // octets left out).
@@ -78,12 +77,12 @@ function h2 ({ entries, pipelining = 4, client = {}, settings = null } = {}) {
     return framesOf(buf)
   }
   if (settings !== null) {
-    protocol.connected()
+    framing.connected()
     feed(encodeSettings(settings))
     fake.socket.take()
     fake.calls.length = 0
   }
-  return { protocol, feed, written, sequence, ...fake }
+  return { ...fake, framing, feed, written, sequence }
 }
 
 // A SETTINGS payload → [[id, value]...].

@@ -1,0 +1,5 @@
+'use strict'
+
+// require('autocannon/lib/noop'): a function that does nothing.
+
+module.exports = function noop () {}

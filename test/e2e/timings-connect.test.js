@@ -1,0 +1,110 @@
+'use strict'
+
+// --timings' TCP connect on loopback, held to a floor measured here: a
+// bare net.connect loop's, as many sockets at once as the run opens, one
+// round of it just before each run. The
+// run's connect counts from the moment the connect is handed to the
+// kernel to the moment its end is first observable (not after the other
+// connections' set-up in the same turn of the event loop), and the time
+// its own event loop was busy in between is given beside it as the
+// step's generator delay. At -c 50 its p50 is within 0.5 ms of the
+// floor's. At -c 1 what is left above the floor is the run's own
+// start-up between the hand-over and the first poll, which the delay
+// must account for; the floor itself there is still to be met (todo).
+//
+// Timing-sensitive: run alone (flock /work/notes/timing.lock). A machine
+// that starves this test's own thread while it measures the floor is
+// too loaded to judge, and the test is skipped then, saying by how much.
+
+const t = require('tap')
+const net = require('net')
+const { performance, monitorEventLoopDelay } = require('perf_hooks')
+const { childServer } = require('../helpers/servers')
+const { run } = require('../helpers/cli')
+
+t.setTimeout(120000)
+
+const SLACK_MS = 0.5
+const RUNS = 5
+// This thread's loop delay p99 (ms) above which the machine was starving
+// processes while the floor was measured.
+const STARVED_LOOP_P99_MS = 20
+
+const median = (list) => {
+  const sorted = list.slice().sort((a, b) => a - b)
+  return sorted[Math.floor((sorted.length - 1) / 2)]
+}
+
+// n sockets opened at once, each timed from net.connect to 'connect': → ms each.
+function bareLoop (port, n) {
+  return new Promise((resolve, reject) => {
+    const out = []
+    for (let i = 0; i < n; i++) {
+      const started = performance.now()
+      const socket = net.connect({ host: '127.0.0.1', port, noDelay: true })
+      socket.once('error', reject)
+      socket.once('connect', () => {
+        out.push(performance.now() - started)
+        socket.destroy()
+        if (out.length === n) resolve(out)
+      })
+    }
+  })
+}
+
+// The floor and our runs taken in turns (a floor round, then a run), so
+// that each pair meets the machine in the same state: a shared machine's
+// load moves loopback connects by several times within seconds, and a
+// floor taken all before the runs would be compared with another moment.
+async function pairedRounds (t, port, n, url) {
+  const loop = monitorEventLoopDelay({ resolution: 5 })
+  loop.enable()
+  const floors = []
+  const runs = []
+  // A first round warms the loopback path and this thread's code; not kept.
+  await bareLoop(port, n)
+  for (let k = 0; k < RUNS; k++) {
+    floors.push(median(await bareLoop(port, n)))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    // As users run it: the runner's coverage would be in its connects.
+    const out = await run(['-c', String(n), '-a', String(n * 4), '-j', url], { bare: true })
+    t.equal(out.code, 0, out.stderr)
+    runs.push(JSON.parse(out.stdout).timings.connect)
+  }
+  loop.disable()
+  return { floors, runs, ownLoopP99: Math.max(0, loop.percentile(99) / 1e6 - 5) }
+}
+
+for (const connections of [1, 50]) {
+  t.test(`-c ${connections}: TCP connect p50 within ${SLACK_MS} ms of a bare net.connect loop's, our own loop's time given beside it`, async (t) => {
+    const server = await childServer(t, 'phased-server.js', ['0', '0'])
+    const port = Number(new URL(server.url).port)
+    const { floors, runs, ownLoopP99 } = await pairedRounds(t, port, connections, server.url)
+    const ours = median(runs.map((c) => c.p50))
+    const floor = median(floors)
+    // Each run against the floor taken just before it.
+    const above = median(runs.map((c, k) => c.p50 - floors[k]))
+    const figures = `ours p50 ${ours} ms (runs ${runs.map((c) => c.p50).join(', ')}; generator delay avg ${runs.map((c) => c.generatorDelay && c.generatorDelay.avg).join(', ')} ms), ` +
+      `floor p50 ${floor.toFixed(3)} ms (rounds ${floors.map((x) => x.toFixed(3)).join(', ')}), median of the pairs' differences ${above.toFixed(3)} ms`
+    t.comment(figures)
+    if (ownLoopP99 >= STARVED_LOOP_P99_MS) return t.skip(`the machine starved this test's thread while it measured (loop delay p99 ${ownLoopP99.toFixed(1)} ms): ${figures}`)
+    // A floor that moves by more than its own size between rounds says the
+    // machine's load, not our code, decides the comparison.
+    const spread = Math.max(...floors) - Math.min(...floors)
+    if (spread > Math.max(floor, 1)) return t.skip(`the machine moved the bare loop's connect by ${spread.toFixed(1)} ms between rounds (floor ${floor.toFixed(3)} ms): too loaded to judge: ${figures}`)
+    const within = `connect p50 within ${SLACK_MS} ms of the floor's, run by run (${above.toFixed(3)} ms above)`
+    if (connections === 1) {
+      t.ok(above <= SLACK_MS, within, { todo: 'the run\'s start-up still runs between the connect\'s hand-over and the first poll' })
+      const delay = median(runs.map((c) => c.generatorDelay ? c.generatorDelay.avg : 0))
+      t.ok(ours - delay <= floor + SLACK_MS, `what is above the floor (${ours} ms) is our own loop's, said as the generator delay (${delay} ms)`)
+    } else {
+      t.ok(above <= SLACK_MS, within)
+    }
+    for (const c of runs) {
+      t.equal(c.totalCount, connections, 'one connect per connection')
+      const d = c.generatorDelay
+      if (!t.type(d, 'object', 'the generator delay given beside it')) continue
+      t.ok(d.avg >= 0 && d.max >= d.avg, `generator delay avg ${d.avg}, max ${d.max} ms`)
+    }
+  })
+}
