@@ -680,6 +680,7 @@ declare namespace autocannon {
     | 'AC_H2_NOT_OFFERED'
     | 'AC_H2C_NOT_SPOKEN'
     | 'AC_H2_NO_SETTINGS'
+    | 'AC_GRPC_DATA_FILL'
     | 'AC_GRPC_CANCELLED'
     | 'AC_GRPC_UNKNOWN'
     | 'AC_GRPC_INVALID_ARGUMENT'

@@ -213,6 +213,14 @@ function causeOf (err, connected) {
   return connected ? 'read' : 'connect'
 }
 
+// The code a request that could not be made counts under: its own,
+// when registered with the hooks' cause (a gRPC message its templates do
+// not fit), else AC_HOOK_ERROR.
+function hookCodeOf (err) {
+  const code = err && err.code
+  return typeof code === 'string' && code in COUNTED && COUNTED[code][0] === 'hook' ? code : 'AC_HOOK_ERROR'
+}
+
 function codeOf (err) {
   const code = err && err.code
   return typeof code === 'string' && code !== '' ? code : 'AC_UNKNOWN'
@@ -236,5 +244,6 @@ module.exports = {
   fromMessage,
   causeOf,
   codeOf,
+  hookCodeOf,
   show
 }

@@ -18,7 +18,7 @@
 //
 // test/engine/run-handle.test.js holds a real client to this list.
 
-const { codeOf } = require('../core/errors')
+const { codeOf, hookCodeOf } = require('../core/errors')
 const { maskSecrets } = require('../core/redact')
 
 class RunHandle {
@@ -117,9 +117,10 @@ class RunHandle {
     checkBailout(this)
   }
 
-  // A setupRequest hook failed: that request ends in an error, unsent.
+  // A setupRequest hook failed (or a templated gRPC message did not
+  // fit its type): that request ends in an error, unsent.
   onHookError (client, err) {
-    this.recorder.requestErrors(1, 'hook', 'AC_HOOK_ERROR')
+    this.recorder.requestErrors(1, 'hook', hookCodeOf(err))
     reportHookError(this, err)
     checkBailout(this)
     if (this.config.amount) this.checkAmount()
@@ -141,7 +142,8 @@ function reportHookError (handle, err) {
   const events = handle.events
   if (events.listenerCount('reqError') > 0) events.emit('reqError', err)
   if (handle.config.debug || events.listenerCount('reqError') === 0) {
-    process.stderr.write(`autocannon: a request hook threw: ${maskSecrets(String(err && err.message))}\n`)
+    const what = hookCodeOf(err) === 'AC_HOOK_ERROR' ? 'autocannon: a request hook threw' : 'cannonade: a request could not be made'
+    process.stderr.write(`${what}: ${maskSecrets(String(err && err.message))}\n`)
   }
 }
 

@@ -39,6 +39,10 @@ const WHAT = {
 }
 
 const COUNTED = {}
+// A call whose message, filled from its templates during the run, is
+// not JSON or does not fit its type: the generator's input, not the
+// server's answer, so counted with what a hook fails to make.
+COUNTED.AC_GRPC_DATA_FILL = ['hook', 'A call\'s message, filled from its {{…}} templates during the run (the check before the run fills each {{line}} up to the thousandth only), is not JSON or does not fit the request message of --call: that call is not sent; the first such call\'s message names the field.']
 for (const name of NAMES.slice(1)) COUNTED[`AC_GRPC_${name}`] = ['parse', `A gRPC call that ended with status ${name}: ${WHAT[name]}. Counted by name in grpcStatus too.`]
 
 registerCodes({ raised: RAISED, counted: COUNTED })

@@ -18,6 +18,9 @@ const zlib = require('zlib')
 const { markTemplate, createState } = require('../client/templates')
 const { H2TemplateWriter, textOps } = require('../http2/request-template')
 const { frameMessage } = require('./wire')
+const { CountedError } = require('../core/errors')
+// Registers AC_GRPC_DATA_FILL, which a call's fill may count.
+require('./errors')
 
 const MARK = '\u0000grpc-message-template\n'
 // A message whose type the server's reflection is to define, before the
@@ -113,7 +116,12 @@ class CallWriter {
     this.state = state
     this.seq = -1
     this.callState.random = state.random
-    this.head.body = encodeFilled(this.type, this.gzip, fillText(this.message, this.callState))
+    const text = fillText(this.message, this.callState)
+    try {
+      this.head.body = encodeFilled(this.type, this.gzip, text)
+    } catch (err) {
+      throw new CountedError('AC_GRPC_DATA_FILL', `--data, filled from its templates, does not fit ${this.type.fullName.slice(1)}: ${err.message}`)
+    }
     return this.head.fresh(this.callState)
   }
 }

@@ -75,6 +75,14 @@ t.test('socketHangUp: the requests in flight of a socket closed unannounced, cou
   t.not(errors.socketHangUp(), err, 'a new error each time')
 })
 
+t.test('hookCodeOf: a code registered under the hooks\' cause is its own; anything else is AC_HOOK_ERROR', async (t) => {
+  t.equal(errors.hookCodeOf(new errors.CountedError('AC_GRPC_DATA_FILL', 'x')), 'AC_GRPC_DATA_FILL')
+  t.equal(errors.hookCodeOf(new errors.HookError('setupRequest', 'threw', new Error('x'))), 'AC_HOOK_ERROR')
+  t.equal(errors.hookCodeOf(new errors.CountedError('AC_TIMEOUT', 'x')), 'AC_HOOK_ERROR', 'a code of another cause is not the hook\'s')
+  t.equal(errors.hookCodeOf(new SyntaxError('x')), 'AC_HOOK_ERROR')
+  t.equal(errors.hookCodeOf(undefined), 'AC_HOOK_ERROR')
+})
+
 t.test('causeOf: by registered code, parser code, syscall, or when it happened', async (t) => {
   const sys = (code, syscall) => Object.assign(new Error(code), { code, syscall })
   const cases = [

@@ -192,6 +192,30 @@ t.test('a templated message that does not fit: one line before the run', async (
   t.equal(server.seen.calls, 0, 'no call was made')
 })
 
+// The check before the run fills each {{line}} up to the thousandth: a
+// later line that does not fit is found by its call, which is counted
+// by its own code (not as a hook's failure) and not sent.
+t.test('a line past the thousandth that does not fit: that call counted as AC_GRPC_DATA_FILL, unsent', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-lines-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const file = path.join(dir, 'names.txt')
+  const lines = Array.from({ length: 1001 }, (_, i) => `"n${i}"`).concat(['broken', 'broken', 'broken'])
+  fs.writeFileSync(file, lines.join('\n') + '\n')
+  const server = await startGrpcServer()
+  t.teardown(server.close)
+  const r = await run(['--call', 'bench.Echo/Say', ...CALL, '--data', `{"name":{{line ${file}}}}`, '-c', '1', '-a', '1004', '-j', server.url])
+  t.equal(r.code, 0, r.stderr)
+  const result = JSON.parse(r.stdout)
+  t.equal(result.errorCodes.AC_GRPC_DATA_FILL, 3, 'each call of a broken line counted by its code')
+  t.notOk('AC_HOOK_ERROR' in result.errorCodes, 'not as a hook\'s failure')
+  t.equal(result.errorsByCause.hook, 3, 'under the cause hook')
+  t.same(result.grpcStatus, { OK: 1001 })
+  t.notOk(server.seen.names.includes('broken'), 'no such call reached the server')
+  const told = r.stderr.split('\n').filter((line) => line.startsWith('cannonade: a request could not be made'))
+  t.equal(told.length, 1, 'said once')
+  t.match(told[0], /--data, filled from its templates, does not fit bench\.SayRequest/)
+})
+
 t.test('no --proto: the server\'s reflection defines the call; the command, with workers', async (t) => {
   const server = await startGrpcServer({ reflection: true })
   t.teardown(server.close)

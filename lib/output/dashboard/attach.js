@@ -1,21 +1,25 @@
 'use strict'
 
-// The `dashboard` option: a server (server.js) of one page that follows
-// the run live (live-state.js, live-page.js), started before the run's
-// first request and closed when it is over (or kept until the process
-// ends, with keepOpen). attach(instance, config) → { listening: a promise
-// of the URL, once printed on stderr as `dashboard: URL`, or of the
-// error that kept it from listening }. It listens to the instance's
-// events only: 'start', 'sample' (one per interval), 'done', and a
-// search's 'probe', 'stepStart', 'stepProgress' and 'step'. watch() is
-// what the package's entry and the CLI call on each instance they make:
-// the engine and the search know nothing of it.
+// The `dashboard` option: a server of one page that follows the run live,
+// on a thread of its own (thread.js: server.js, live-state.js,
+// live-page.js), started before the run's first request and closed when
+// it is over (or kept until the process ends, with keepOpen). What the
+// dashboard does with a sample (its charts, its JSON, its writes, their
+// garbage) is thus never a pause of the thread that sends the requests:
+// that thread posts each event, nothing more.
+//
+// attach(instance, config) → { listening: a promise of the URL, once
+// printed on stderr as `dashboard: URL`, or of the error that kept it
+// from listening; stats(): a promise of the thread's { clients,
+// mostBuffered (the most bytes that waited for one page), heapUsed (its
+// heap) }, as it last told them once it has ended; worker }. It listens
+// to the instance's events only: 'start', 'sample' (one per interval),
+// 'done', and a search's 'probe', 'stepStart', 'stepProgress' and 'step'.
+// watch() is what the package's entry and the CLI call on each instance
+// they make: the engine and the search know nothing of it.
 
-const fs = require('fs')
 const path = require('path')
-const { DashboardServer } = require('./server')
-const { LiveState } = require('./live-state')
-const { shell } = require('./shell')
+const { Worker } = require('worker_threads')
 const { renderHtml } = require('../html/report')
 const { raise } = require('../../core/errors')
 const { maskSecrets } = require('../../core/redact')
@@ -23,37 +27,33 @@ const { WARNINGS, warningLine, printWarning } = require('../../core/warnings')
 const { LOOPBACK } = require('../../config/dashboard')
 
 const VERSION = require('../../../package.json').version
-const UPLOT_DIR = path.join(path.dirname(require.resolve('uplot/package.json')), 'dist')
+const THREAD_FILE = path.join(__dirname, 'thread.js')
 const LOOPBACKS = new Set([LOOPBACK, 'localhost', '::1', '[::1]'])
-
-function file (name) {
-  let text = null
-  // Read at the first request for it, then kept.
-  return () => {
-    if (text === null) text = fs.readFileSync(name, 'utf8')
-    return text
-  }
-}
-
-function routes (heading) {
-  const js = 'text/javascript; charset=utf-8'
-  const css = 'text/css; charset=utf-8'
-  const page = shell({ heading, version: VERSION })
-  return {
-    '/': { type: 'text/html; charset=utf-8', body: () => page },
-    '/assets/uPlot.iife.min.js': { type: js, body: file(path.join(UPLOT_DIR, 'uPlot.iife.min.js')) },
-    '/assets/uPlot.min.css': { type: css, body: file(path.join(UPLOT_DIR, 'uPlot.min.css')) },
-    '/assets/page.js': { type: js, body: file(path.join(__dirname, '..', 'html', 'page.js')) },
-    '/assets/page.css': { type: css, body: file(path.join(__dirname, '..', 'html', 'page.css')) },
-    '/assets/live-page.js': { type: js, body: file(path.join(__dirname, 'live-page.js')) },
-    '/assets/live-page.css': { type: css, body: file(path.join(__dirname, 'live-page.css')) }
-  }
-}
+// What live-state.js reads of the run's config: plain values, which the
+// thread gets a copy of (the config's functions stay here).
+const LIVE_KEYS = ['url', 'title', 'overallRate', 'connectionRate', 'stages', 'connectionStages', 'ignoreCoordinatedOmission', 'amount', 'forever', 'duration', 'sampleInt']
 
 function headingOf (config, kind) {
   const url = maskSecrets(Array.isArray(config.url) ? config.url.join(', ') : String(config.url))
   const what = config.title ? maskSecrets(String(config.title)) : url
   return `cannonade: live ${kind === 'search' ? 'capacity search of' : 'run of'} ${what}`
+}
+
+function liveSettings (config) {
+  const live = {}
+  for (const key of LIVE_KEYS) if (config[key] !== undefined) live[key] = config[key]
+  // A copy of plain data: what cannot be copied (a function) is left out.
+  return JSON.parse(JSON.stringify(live))
+}
+
+// An event's data to the thread: as it is, or (should it hold what a
+// thread cannot be given, a function) its JSON.
+function post (worker, type, data) {
+  try {
+    worker.postMessage({ type, data })
+  } catch {
+    worker.postMessage({ type, data: JSON.parse(JSON.stringify(data)) })
+  }
 }
 
 // options: { kind: 'run' | 'search', slos, stream }.
@@ -62,8 +62,24 @@ function attach (instance, config, { kind = 'run', slos, stream = process.stderr
   if (!LOOPBACKS.has(host)) {
     printWarning('AC_DASHBOARD_NOT_LOOPBACK', `the dashboard listens on ${host}, not on loopback: anyone who reaches its port sees the run (its URLs and figures)`, stream)
   }
-  const state = new LiveState(config, { kind, slos })
-  const server = new DashboardServer({ host, port, routes: routes(headingOf(config, kind)), state: () => state.state() })
+  const worker = new Worker(THREAD_FILE, {
+    workerData: { live: liveSettings(config), kind, slos: slos === undefined ? undefined : JSON.parse(JSON.stringify(slos)), heading: headingOf(config, kind), host, port, version: VERSION },
+    stdout: false,
+    stderr: false
+  })
+  let gone = false
+  let failure = null
+  const asked = []
+  // The thread's figures as it last told them (it tells them as it ends).
+  let told = { clients: 0, mostBuffered: 0, heapUsed: 0 }
+  worker.on('message', (message) => {
+    if (message.type !== 'stats') return
+    told = { clients: message.clients, mostBuffered: message.mostBuffered, heapUsed: message.heapUsed }
+    asked.splice(0).forEach((resolve) => resolve(told))
+  })
+  const send = (type, data) => {
+    if (!gone) post(worker, type, data)
+  }
 
   // -f: round after round until the run is stopped, each a 'start' and a
   // 'done'. The page follows each; the report at the end is the last
@@ -76,51 +92,60 @@ function attach (instance, config, { kind = 'run', slos, stream = process.stderr
       started = true
       return
     }
-    // A new round (-f): its own samples.
-    state.reset()
-    state.round++
-    server.broadcast('state', state.state())
+    send('round')
   })
-  state.warmUp()
-  instance.on('sample', (sample) => {
-    const first = state.start === null
-    state.sample(sample)
-    // Nothing more to do for no page (or none that reads).
-    if (!server.readers()) return
-    // The first sample makes the charts: a page gets them whole.
-    if (first) server.broadcast('state', state.state())
-    else server.broadcast('sample', state.sampleEvent())
-  })
+  instance.on('sample', (sample) => send('sample', sample))
   if (kind === 'search') {
-    instance.on('probe', (probe) => server.broadcast('search', state.probe(probe)))
-    instance.on('stepStart', (step) => server.broadcast('search', state.stepStart(step)))
-    instance.on('stepProgress', (progress) => server.broadcast('search', state.stepProgress(progress)))
-    instance.on('step', (entry) => server.broadcast('search', state.step(entry)))
+    for (const name of ['probe', 'stepStart', 'stepProgress', 'step']) instance.on(name, (data) => send(name, data))
   }
   // Our warnings, as the CLI prints them, as they happen.
   const onWarning = (w) => {
-    if (w && Object.prototype.hasOwnProperty.call(WARNINGS, w.code)) server.broadcast('warning', state.warning(warningLine(w)))
+    if (!gone && w && Object.prototype.hasOwnProperty.call(WARNINGS, w.code)) worker.postMessage({ type: 'warning', line: warningLine(w) })
   }
   process.on('warning', onWarning)
+  let finished = false
+  let url = null
   const finish = (value) => {
+    finished = true
     let html = null
     try {
       html = renderHtml([value])
     } catch {
       // A raw result (skipAggregateResult) has no report.
     }
-    server.finish('done', state.done(html))
-    if (keepOpen) stream.write(`dashboard: the report stays at ${server.url} until the process ends (Ctrl-C)\n`)
+    if (!gone) worker.postMessage({ type: 'done', html })
+    if (keepOpen) stream.write(`dashboard: the report stays at ${url} until the process ends (Ctrl-C)\n`)
   }
   // A round of -f is not the end: another follows, until the run stops.
   if (!forever) instance.on('done', finish)
 
   const close = (value) => {
     process.removeListener('warning', onWarning)
-    if (forever && state.final === null && value !== undefined) finish(value)
-    if (!keepOpen) return server.close()
+    if (forever && !finished && value !== undefined) finish(value)
+    if (!keepOpen && !gone) worker.postMessage({ type: 'close' })
   }
-  const listening = server.listen().then((url) => {
+  const listening = new Promise((resolve, reject) => {
+    worker.on('message', (message) => {
+      if (message.type === 'listening') resolve(message.url)
+      if (message.type === 'failed') {
+        failure = message.code
+        worker.terminate()
+        reject(new Error(message.code))
+      }
+    })
+    // The thread's own failure is the dashboard's end, never the run's.
+    worker.on('error', (err) => {
+      failure = failure || err.code || err.message
+      if (url !== null) stream.write(`dashboard: stopped (${maskSecrets(String(err.message))}); the run goes on\n`)
+      reject(err)
+    })
+    worker.on('exit', () => {
+      gone = true
+      asked.splice(0).forEach((resolve) => resolve(told))
+      reject(new Error(failure || 'the dashboard\'s thread ended'))
+    })
+  }).then((at) => {
+    url = at
     stream.write(`dashboard: ${url}\n`)
     instance.emit('dashboard', { url })
     // settled(): an instance given a callback (and -f's) is no promise.
@@ -128,9 +153,14 @@ function attach (instance, config, { kind = 'run', slos, stream = process.stderr
     return url
   }, (err) => {
     process.removeListener('warning', onWarning)
-    throw raise('AC_DASHBOARD_LISTEN', `the dashboard cannot listen on ${host}:${port}`, err.code || err.message)
+    throw raise('AC_DASHBOARD_LISTEN', `the dashboard cannot listen on ${host}:${port}`, failure || err.code || err.message)
   })
-  return { listening, server, state }
+  const stats = () => new Promise((resolve) => {
+    if (gone) return resolve(told)
+    asked.push(resolve)
+    worker.postMessage({ type: 'stats' })
+  })
+  return { listening, stats, worker }
 }
 
 // The dashboard of a run (autocannon()'s instance) or of a search

@@ -12,7 +12,7 @@
 const { charts } = require('../html/charts')
 const { searchCharts } = require('../html/search-charts')
 const { stepTable } = require('../html/search-tables')
-const { createLatencyHistogram, addEncoded, pack } = require('../../results/histogram')
+const { createLatencyHistogram, addEncoded } = require('../../results/histogram')
 const { maskSecrets } = require('../../core/redact')
 
 // A search's own display name, as the report names a run.
@@ -139,9 +139,9 @@ class LiveState {
     return percentiles ? drawn : drawn.filter((chart) => chart.kind !== 'percentiles')
   }
 
-  // One sample, kept (cheap: it runs on the sending thread, once per
-  // interval); sampleEvent() makes what a page is sent of it, only when
-  // a page is there to take it.
+  // One sample, kept (once per interval, on the dashboard's thread);
+  // sampleEvent() makes what a page is sent of it, only when a page is
+  // there to take it.
   sample (s) {
     if (this.start === null) this.start = s.time - s.elapsed * 1000
     push(this.series, s)
@@ -179,24 +179,6 @@ class LiveState {
     if (percentiles) this.percentilesAt = this.last.time
     for (const chart of this.drawn(one, percentiles)) rows[chart.id] = chart.kind === 'percentiles' ? { whole: chart.data } : { row: chart.data.map((column) => column[0]) }
     return { numbers: this.numbers, rows }
-  }
-
-  // What a sample's handling runs, run once before the run's first
-  // request on a made-up sample (then forgotten): compiled then, not at
-  // the first interval, when it would delay the requests due.
-  warmUp () {
-    // Values over the buckets a run fills, so that the walks over them
-    // are compiled for their real lengths.
-    const h = createLatencyHistogram()
-    for (let us = 50; us < 5000000; us = Math.ceil(us * 1.05)) h.recordValue(us)
-    const made = { elapsed: 1, time: 1000, interval: this.config.sampleInt, requests: 1, bytes: 1, errors: 0, latencyP50: 1, latencyP99: 1, loopDelayMax: 0, connections: 1, ttfbSum: 1, transferSum: 0, timed: 1, latency: pack(h), totals: { responses: 1, sent: 1, errors: 0, timeouts: 0, late: 0, statusCodes: { 200: 1 } } }
-    if (this.rated) Object.assign(made, { uncorrectedP50: 1, uncorrectedP99: 1, latencyUncorrected: made.latency })
-    for (let i = 0; i < 5; i++) {
-      this.sample({ ...made, time: 1000 * (i + 1), elapsed: i + 1 })
-      JSON.stringify(this.sampleEvent())
-      JSON.stringify(this.state())
-    }
-    this.reset()
   }
 
   warning (line) {

@@ -52,8 +52,6 @@ t.test('samples: a row per interval, the history whole', async (t) => {
   t.notOk(state.sampleEvent().rows['latency-percentiles'], 'but at most once a second')
   state.reset()
   t.same(state.state().charts, [], 'a new round starts empty')
-  state.warmUp()
-  t.same(state.state().charts, [], 'a warm-up leaves nothing behind')
 })
 
 t.test('the stage in force', async (t) => {
