@@ -15,7 +15,6 @@ const endToEnd = {
   'search/find-max-rate.js': 'runs the probe and the stepped runs against servers: test/e2e/find-max-rate.test.js (what it decides: search, step-judge, stepped-run, early-verdict, each tested alone)',
   'output/html/page.js': 'the report page\'s own script, run in Chromium: test/e2e/report-html.test.js',
   'engine/autocannon.js': 'the library\'s entry, run by every test under test/e2e/',
-  'output/dashboard/attach.js': 'the dashboard wired to real runs and searches, in Chromium: test/e2e/dashboard.test.js (its server, state and page tested alone)',
   'output/dashboard/live-page.js': 'the dashboard page\'s own script, run in Chromium: test/e2e/dashboard.test.js',
   'engine/worker.js': 'a worker thread\'s side of -w, run by test/e2e/workers.test.js'
 }
