@@ -34,7 +34,8 @@ function stallingHandler (req, res) {
 }
 
 // The charts as a page following the events has them: each 'state'
-// whole, each 'sample' a row more (the percentile chart whole).
+// whole, each 'sample' a row more (the percentile chart whole), and
+// 'percentiles' that chart whole.
 function follow (url) {
   const seen = { data: {}, labels: {}, states: 0, samples: 0, done: false }
   const finished = new Promise((resolve, reject) => {
@@ -48,8 +49,8 @@ function follow (url) {
           seen.data[chart.id] = chart.data.map((column) => column.slice())
           seen.labels[chart.id] = chart.series.map((s) => s.label)
         }
-      } else if (name === 'sample') {
-        seen.samples++
+      } else if (name === 'sample' || name === 'percentiles') {
+        if (name === 'sample') seen.samples++
         for (const [id, r] of Object.entries(data.rows)) {
           if (r.whole) seen.data[id] = r.whole
           else seen.data[id].forEach((column, j) => column.push(r.row[j]))

@@ -108,12 +108,14 @@ function attach (instance, config, { kind = 'run', slos, stream = process.stderr
   const finish = (value) => {
     finished = true
     let html = null
+    let histograms = {}
     try {
       html = renderHtml([value])
+      histograms = value.histograms || {}
     } catch {
       // A raw result (skipAggregateResult) has no report.
     }
-    if (!gone) worker.postMessage({ type: 'done', html })
+    if (!gone) worker.postMessage({ type: 'done', html, latency: histograms.latency, latencyUncorrected: histograms.latencyUncorrected })
     if (keepOpen) stream.write(`dashboard: the report stays at ${url} until the process ends (Ctrl-C)\n`)
   }
   // A round of -f is not the end: another follows, until the run stops.

@@ -5,7 +5,8 @@
 // (whose options() turns a chart's description into uPlot's, so that the
 // charts are the report's). It follows the server's events: 'state' (all
 // of it: the page is new, or was behind), 'sample' (a row for each time
-// chart, the percentile chart whole), 'search' (the steps so far and the
+// chart, the percentile chart whole), 'percentiles' (that chart alone,
+// of the whole run, at its end), 'search' (the steps so far and the
 // one under way), 'warning', and 'done' (the report, shown in a frame,
 // with a link to download it). What it drew is left on
 // window.cannonadeDashboard for a test, or a reader in the console.
@@ -212,6 +213,7 @@
     addRows(s.rows)
     showNumbers(s.numbers)
   })
+  source.addEventListener('percentiles', function (e) { addRows(JSON.parse(e.data).rows) })
   source.addEventListener('search', function (e) { showSearch(JSON.parse(e.data)) })
   source.addEventListener('warning', function (e) { showWarning(JSON.parse(e.data).text) })
   source.addEventListener('done', function (e) {

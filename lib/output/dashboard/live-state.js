@@ -21,6 +21,12 @@ const NAME = 'run'
 const PERCENTILES_MS = 1000
 const NO_LATENCY = createLatencyHistogram()
 
+function decoded (encoded) {
+  const h = createLatencyHistogram()
+  addEncoded(h, encoded)
+  return h
+}
+
 // `rated`: the run's latency is corrected for its plan, and its samples
 // carry the service time too (uncorrectedP50, uncorrectedP99).
 function emptySeries (interval, rated) {
@@ -179,6 +185,24 @@ class LiveState {
     if (percentiles) this.percentilesAt = this.last.time
     for (const chart of this.drawn(one, percentiles)) rows[chart.id] = chart.kind === 'percentiles' ? { whole: chart.data } : { row: chart.data.map((column) => column[0]) }
     return { numbers: this.numbers, rows }
+  }
+
+  // At the end of a run, the percentile chart whole, of the result's own
+  // histograms (encoded) when it has them: the samples leave out what a
+  // run records after its last one (a tail too short to be a sample), and
+  // the chart is drawn at most once a second. The page's last picture is
+  // then the report's. Null for a search, or a round without a sample.
+  endEvent (latency, latencyUncorrected) {
+    if (this.last === null) return null
+    if (latency) {
+      this.latency = decoded(latency)
+      if (this.rated && latencyUncorrected) this.latencyUncorrected = decoded(latencyUncorrected)
+    }
+    const one = emptySeries(this.series.interval, this.rated)
+    push(one, this.last)
+    const rows = {}
+    for (const chart of this.drawn(one)) if (chart.kind === 'percentiles') rows[chart.id] = { whole: chart.data }
+    return Object.keys(rows).length ? { rows } : null
   }
 
   warning (line) {

@@ -84,7 +84,12 @@ const handlers = {
   stepProgress ({ data }) { broadcast('search', state.stepProgress(data)) },
   step ({ data }) { broadcast('search', state.step(data)) },
   warning ({ line }) { broadcast('warning', state.warning(line)) },
-  done ({ html }) { server.finish('done', state.done(html)) },
+  done ({ html, latency, latencyUncorrected }) {
+    // The latency by percentile of the whole run, then the report.
+    const end = server.readers() ? state.endEvent(latency, latencyUncorrected) : null
+    if (end !== null) broadcast('percentiles', end)
+    server.finish('done', state.done(html))
+  },
   close () {
     // The thread ends once its server has (the port closed), its last
     // figures told.

@@ -62,10 +62,13 @@ t.test('samples reach a page through the thread; the thread ends when the instan
   t.equal(p.events[2].data.numbers.responses, 10, 'the second sample\'s totals')
 
   // A made-up result: no report can be drawn of it (html null), and
-  // the page is told the run is done all the same.
+  // the page is told the run is done all the same, after the latency by
+  // percentile of the samples it had (the result has no histograms).
   instance.emit('done', {})
-  await p.until(4)
-  t.same(p.events[3], { name: 'done', data: { html: null } })
+  await p.until(5)
+  t.equal(p.events[3].name, 'percentiles')
+  t.ok(p.events[3].data.rows['latency-percentiles'].whole, 'the percentile chart of the samples')
+  t.same(p.events[4], { name: 'done', data: { html: null } })
 
   const exited = once(watched.worker, 'exit')
   instance.settle(null, {})

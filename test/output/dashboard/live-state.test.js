@@ -7,7 +7,7 @@
 
 const t = require('tap')
 const { LiveState, stageAt } = require('../../../lib/output/dashboard/live-state')
-const { createLatencyHistogram, pack } = require('../../../lib/results/histogram')
+const { createLatencyHistogram, pack, encode } = require('../../../lib/results/histogram')
 
 const CONFIG = { url: 'http://user:secret@127.0.0.1:1/', sampleInt: 1000, duration: 10, amount: 0 }
 
@@ -50,7 +50,19 @@ t.test('samples: a row per interval, the history whole', async (t) => {
   t.same(charts['latency-over-time'].data[2], [2, 2], 'p99 per interval')
   state.sample({ ...sample(3, 100), time: 102500 })
   t.notOk(state.sampleEvent().rows['latency-percentiles'], 'but at most once a second')
+  // The end of the run: the chart whole, of the samples' histograms, or
+  // of the result's when given (it holds what came after the last sample).
+  const whole = Object.fromEntries(state.state().charts.map((c) => [c.id, c]))['latency-percentiles'].data
+  const end = state.endEvent()
+  t.same(Object.keys(end.rows), ['latency-percentiles'], 'the percentile chart alone')
+  t.same(end.rows['latency-percentiles'].whole, whole, 'of every sample, as the state has it')
+  const h = createLatencyHistogram()
+  h.recordValue(40000)
+  const top = (data) => Math.max(...data[1].filter((v) => v !== null))
+  const ofResult = state.endEvent(encode(h)).rows['latency-percentiles'].whole
+  t.ok(top(whole) < 40 && top(ofResult) >= 39.9, `of the result's histogram when given (top ${top(whole)}, then ${top(ofResult)} ms)`)
   state.reset()
+  t.equal(state.endEvent(), null, 'nothing for a round without a sample')
   t.same(state.state().charts, [], 'a new round starts empty')
 })
 
