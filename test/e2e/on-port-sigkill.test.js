@@ -17,7 +17,7 @@ const os = require('os')
 const path = require('path')
 const { spawn, spawnSync } = require('child_process')
 const { monitorEventLoopDelay } = require('perf_hooks')
-const { BIN, env } = require('../helpers/cli')
+const { BIN, env, nodeCommand } = require('../helpers/cli')
 const { random } = require('../helpers/seeded-random')
 const { running } = require('../helpers/processes')
 
@@ -55,7 +55,8 @@ async function trial ({ how, delay, tmp, script, marker }) {
   const command = how === 'a shell that started the server'
     ? ['sh', '-c', '"$0" "$@"; true', process.execPath, script]
     : [process.execPath, script, how === 'timeout -k' ? 'stubborn' : 'plain']
-  const child = spawn(process.execPath, [BIN, '-c', '1', '-d', '1', '-R', '50', '/', '--', ...command], { env: vars, stdio: ['ignore', 'ignore', 'pipe'] })
+  const [node, argv] = nodeCommand(BIN, ['-c', '1', '-d', '1', '-R', '50', '/', '--', ...command], vars, true)
+  const child = spawn(node, argv, { env: vars, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.setEncoding('utf8')
   child.stderr.on('data', (chunk) => { stderr += chunk })

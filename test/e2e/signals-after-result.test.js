@@ -24,8 +24,10 @@ const END_MS = 20000
 // One run with -j, SIGINT `delay` ms after its JSON line came out:
 // { code, signal, sent, stdout, stderr }.
 function trial (args, delay) {
-  // The runner's coverage hooks cost a node process more than the trial:
-  // without them the CLI ends as quickly as a user's does.
+  // Started as the runner starts every process (its hooks come back into
+  // NODE_OPTIONS whatever the environment says): they keep the CLI a few
+  // ms longer after its JSON line, the moments the signals are sent into.
+  // A CLI without them has mostly exited within this window.
   const vars = env({}, { bare: true })
   const child = spawn(process.execPath, [BIN, ...args], { env: vars, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''

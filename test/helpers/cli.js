@@ -23,12 +23,26 @@ function env (extra = {}, { bare = false } = {}) {
   return out
 }
 
+// [command, args] that start `node file ...args` with `vars` as its
+// environment. The runner's hooks (tap's processinfo, its coverage with
+// them) are put into the NODE_OPTIONS of every process a test spawns,
+// whatever the environment given: a `bare` process is started through
+// env(1), which sets NODE_OPTIONS back to what was asked for.
+function nodeCommand (file, args, vars, bare) {
+  if (!bare || process.platform === 'win32') return [process.execPath, [file, ...args]]
+  const options = vars.NODE_OPTIONS ? [`NODE_OPTIONS=${vars.NODE_OPTIONS}`] : ['-u', 'NODE_OPTIONS']
+  return ['env', [...options, process.execPath, file, ...args]]
+}
+
 // Spawns the CLI; `.done` resolves to { code, signal, stdout, stderr,
 // killed, wall }: killed when it outlived `timeout` (ms; longer for what
 // runs longer than a test run, a capacity search), wall its time in ms.
-function start (args, { extraEnv, cwd, timeout = 30000 } = {}) {
+// `bare`: as users run it, without the runner's hooks and coverage.
+function start (args, { extraEnv, cwd, timeout = 30000, bare = false } = {}) {
   const started = Date.now()
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, env: env(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] })
+  const vars = env(extraEnv, { bare })
+  const [command, argv] = nodeCommand(BIN, args, vars, bare)
+  const child = spawn(command, argv, { cwd, env: vars, stdio: ['ignore', 'pipe', 'pipe'] })
   child.stdout.setEncoding('utf8')
   child.stderr.setEncoding('utf8')
   child.out = ''
@@ -52,4 +66,4 @@ function start (args, { extraEnv, cwd, timeout = 30000 } = {}) {
 
 const run = (args, opts) => start(args, opts).done
 
-module.exports = { BIN, env, start, run }
+module.exports = { BIN, env, nodeCommand, start, run }
