@@ -39,6 +39,9 @@ const median = (list) => {
   return sorted[Math.floor((sorted.length - 1) / 2)]
 }
 
+// The 3rd lowest of 9.
+const lowerThird = (list) => list.slice().sort((a, b) => a - b)[Math.floor(list.length / 3) - 1]
+
 const FLOOR = path.join(__dirname, '..', 'helpers', 'connect-floor.js')
 
 // n sockets opened at once by a bare process, each timed from net.connect
@@ -55,9 +58,9 @@ function bareLoop (port, n) {
 }
 
 // The floor and our runs taken in turns (a floor round, then a run), so
-// that each pair meets the machine in the same state: a shared machine's
-// load moves loopback connects by several times within seconds, and a
-// floor taken all before the runs would be compared with another moment.
+// that both meet the machine in the same moments: a shared machine's load
+// moves loopback connects by several times within seconds, and a floor
+// taken all before the runs would be compared with another moment.
 async function pairedRounds (t, port, n, url) {
   const loop = monitorEventLoopDelay({ resolution: 5 })
   loop.enable()
@@ -84,21 +87,29 @@ for (const connections of [1, 50]) {
     const { floors, runs, ownLoopP99 } = await pairedRounds(t, port, connections, server.url)
     const ours = median(runs.map((c) => c.p50))
     const floor = median(floors)
-    // Each run against the floor taken just before it.
-    const above = median(runs.map((c, k) => c.p50 - floors[k]))
+    // The machine's interference only adds time, to our runs and to the
+    // floor's rounds alike (a 2-core machine running other tests beside
+    // this one held the CLI off the CPU inside its connects, its runs
+    // reading 1.5 ms or 4.4-7.8 ms in turn): each side's undisturbed
+    // figure is near its lowest. Each is taken at the lower third of its
+    // rounds (the 3rd lowest of 9), so that no one lucky round decides; a
+    // change of ours that adds time to the connect adds it to every run,
+    // and shows there too.
+    const oursLow = lowerThird(runs.map((c) => c.p50))
+    const floorLow = lowerThird(floors)
+    const above = oursLow - floorLow
     const figures = `ours p50 ${ours} ms (runs ${runs.map((c) => c.p50).join(', ')}; generator delay avg ${runs.map((c) => c.generatorDelay && c.generatorDelay.avg).join(', ')} ms), ` +
-      `floor p50 ${floor.toFixed(3)} ms (rounds ${floors.map((x) => x.toFixed(3)).join(', ')}), median of the pairs' differences ${above.toFixed(3)} ms`
+      `floor p50 ${floor.toFixed(3)} ms (rounds ${floors.map((x) => x.toFixed(3)).join(', ')}), lower thirds ${oursLow.toFixed(3)} and ${floorLow.toFixed(3)} ms`
     t.comment(figures)
     if (ownLoopP99 >= STARVED_LOOP_P99_MS) return t.skip(`the machine starved this test's thread while it measured (loop delay p99 ${ownLoopP99.toFixed(1)} ms): ${figures}`)
     // A floor that moves by more than its own size between rounds says the
-    // machine's load, not our code, decides the comparison. The pairs'
-    // median is what is judged, so the two highest and two lowest rounds
-    // do not decide it, and the spread is that of the rounds between.
+    // machine's load, not our code, decides the comparison. The two highest
+    // and two lowest rounds do not decide it, and the spread is that of the
+    // rounds between.
     const sorted = floors.slice().sort((a, b) => a - b)
     const spread = sorted[RUNS - 3] - sorted[2]
     if (spread > Math.max(floor, 1)) return t.skip(`the machine moved the bare loop's connect by ${spread.toFixed(1)} ms between its middle rounds (floor ${floor.toFixed(3)} ms): too loaded to judge: ${figures}`)
-    const within = `connect p50 within ${SLACK_MS} ms of the floor's, run by run (${above.toFixed(3)} ms above)`
-    t.ok(above <= SLACK_MS, within)
+    t.ok(above <= SLACK_MS, `connect p50 within ${SLACK_MS} ms of the floor's, each at the lower third of its rounds (${above.toFixed(3)} ms above)`)
     // Whatever is above the floor, our own loop's time in the step says it.
     const delay = median(runs.map((c) => c.generatorDelay ? c.generatorDelay.avg : 0))
     t.ok(ours - delay <= floor + SLACK_MS, `what is above the floor (${ours} ms) is our own loop's, said as the generator delay (${delay} ms)`)
