@@ -55,8 +55,8 @@ async function trial ({ how, delay, tmp, script, marker }) {
   const command = how === 'a shell that started the server'
     ? ['sh', '-c', '"$0" "$@"; true', process.execPath, script]
     : [process.execPath, script, how === 'timeout -k' ? 'stubborn' : 'plain']
-  const [node, argv] = nodeCommand(BIN, ['-c', '1', '-d', '1', '-R', '50', '/', '--', ...command], vars, true)
-  const child = spawn(node, argv, { env: vars, stdio: ['ignore', 'ignore', 'pipe'] })
+  const [cli, argv] = nodeCommand(BIN, ['-c', '1', '-d', '1', '-R', '50', '/', '--', ...command], vars, true)
+  const child = spawn(cli, argv, { env: vars, stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr.setEncoding('utf8')
   child.stderr.on('data', (chunk) => { stderr += chunk })

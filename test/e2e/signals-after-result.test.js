@@ -24,10 +24,11 @@ const END_MS = 20000
 // One run with -j, SIGINT `delay` ms after its JSON line came out:
 // { code, signal, sent, stdout, stderr }.
 function trial (args, delay) {
-  // Started as the runner starts every process (its hooks come back into
-  // NODE_OPTIONS whatever the environment says): they keep the CLI a few
-  // ms longer after its JSON line, the moments the signals are sent into.
-  // A CLI without them has mostly exited within this window.
+  // Without V8's coverage counters (env's `bare`), but started as the
+  // runner starts every process: its hooks come back into NODE_OPTIONS
+  // (nodeCommand says why) and keep the CLI a few ms longer after its
+  // JSON line, the moments the signals are sent into. A CLI without them
+  // has mostly exited within this window (1 of 20 signals reached one).
   const vars = env({}, { bare: true })
   const child = spawn(process.execPath, [BIN, ...args], { env: vars, stdio: ['ignore', 'pipe', 'pipe'] })
   let stdout = ''
