@@ -5,7 +5,8 @@
 // fresh process as the CLI is (test/helpers/connect-floor.js), one round
 // of it just before each run. Both start as users start them, without
 // the runner's hooks (tap adds them to every process a test spawns; the
-// CLI's lazy loads under them land inside its connects). The run's connect counts from the moment the connect is handed to the
+// CLI's lazy loads under them land inside its connects). The run's
+// connect counts from the moment the connect is handed to the
 // kernel to the moment its end is first observable (not after the other
 // connections' set-up in the same turn of the event loop), and the time
 // its own event loop was busy in between is given beside it as the
@@ -88,9 +89,9 @@ for (const connections of [1, 50]) {
     const ours = median(runs.map((c) => c.p50))
     const floor = median(floors)
     // The machine's interference only adds time, to our runs and to the
-    // floor's rounds alike (a 2-core machine running other tests beside
-    // this one held the CLI off the CPU inside its connects, its runs
-    // reading 1.5 ms or 4.4-7.8 ms in turn): each side's undisturbed
+    // floor's rounds alike (on a 2-core machine running other tests
+    // beside this one, the CLI's runs read 1.5 ms or 4.4-7.8 ms in turn,
+    // its generator delay up to 19 ms): each side's undisturbed
     // figure is near its lowest. Each is taken at the lower third of its
     // rounds (the 3rd lowest of 9), so that no one lucky round decides; a
     // change of ours that adds time to the connect adds it to every run,
