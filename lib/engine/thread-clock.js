@@ -5,7 +5,12 @@
 // wall clock) from one where it was not running (other processes had the
 // core). Read once per loop-monitor sample, never per request.
 //
-// process.threadCpuUsage() where Node has it (23.9 and later); else, on
+// process.threadCpuUsage() where Node has it (23.9 and later), asked
+// after process.cpuUsage(): Linux brings a running thread's CPU time up
+// to date only at a scheduler tick (4 ms at 250 Hz) or when the process's
+// is asked for, and a read on its own lags by up to a tick (1 ms of work
+// read as 0 or as 4 ms), which would turn a pause of the thread's own
+// into the machine's, or the other way round. Else, on
 // Linux, the thread's schedstat (its time on a CPU, in ns, per thread in
 // worker threads too: a read of a file kept open); else, in the main
 // thread only, process.cpuUsage(), the whole process's (GC helpers and
@@ -23,9 +28,17 @@ const SCHEDSTAT = '/proc/thread-self/schedstat'
 
 // → { source, read() → µs, close() }, or null. The options stand in for
 // the process and the file in tests.
-function createThreadClock ({ threadCpuUsage = process.threadCpuUsage, schedstat = SCHEDSTAT, mainThread } = {}) {
+function createThreadClock ({ threadCpuUsage = process.threadCpuUsage, cpuUsage = process.cpuUsage, schedstat = SCHEDSTAT, mainThread } = {}) {
   if (typeof threadCpuUsage === 'function') {
-    return { source: 'threadCpuUsage', read: () => { const u = threadCpuUsage(); return u.user + u.system }, close () {} }
+    return {
+      source: 'threadCpuUsage',
+      read: () => {
+        cpuUsage()
+        const u = threadCpuUsage()
+        return u.user + u.system
+      },
+      close () {}
+    }
   }
   const stat = schedstat ? openSchedstat(schedstat) : null
   if (stat !== null) return stat

@@ -50,6 +50,36 @@ t.test('the clock advances with the thread\'s work, not while it sleeps', async 
   clock.close()
 })
 
+// A read up to date: between two reads the thread cannot have run longer
+// than the wall clock moved, however loaded the machine (a thread held
+// off the CPU only reads less). A read that lags the kernel's tick
+// catches up in a later interval and reads more than its wall time: here
+// 1 ms of work read as up to 4 ms in a third of the intervals.
+t.test('each read is up to date: never more CPU time between two reads than wall time', async (t) => {
+  const clock = createThreadClock()
+  const over = []
+  for (let i = 0; i < 40; i++) {
+    const cpu0 = clock.read()
+    const wall0 = performance.now()
+    spin(1)
+    const cpu = clock.read() - cpu0
+    const wall = (performance.now() - wall0) * 1000
+    if (cpu > wall + 100) over.push(`${Math.round(cpu)} µs in ${Math.round(wall)} µs`)
+  }
+  t.same(over, [], `${clock.source}: 40 reads of 1 ms of work`)
+  clock.close()
+})
+
+t.test('process.threadCpuUsage() is asked after process.cpuUsage(), which brings the thread\'s time up to date', async (t) => {
+  const calls = []
+  const clock = createThreadClock({
+    cpuUsage: () => { calls.push('cpuUsage'); return { user: 0, system: 0 } },
+    threadCpuUsage: () => { calls.push('threadCpuUsage'); return { user: 1500, system: 500 } }
+  })
+  t.equal(clock.read(), 2000)
+  t.same(calls, ['cpuUsage', 'threadCpuUsage'])
+})
+
 t.test('a worker thread\'s clock does not count the main thread\'s work', async (t) => {
   const shared = new Int32Array(new SharedArrayBuffer(8))
   const worker = new Worker(`
